@@ -1,0 +1,30 @@
+"""Where each message is cited: the record behind the transcript's "Cited in" lists."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Citation:
+    n: int
+    page: str  # source path of the citing page, relative to the docs folder
+    anchor: str  # id of the citing link on that page
+    excerpt: str  # the citing paragraph, shortened
+
+
+class CitationRegistry:
+    def __init__(self):
+        self._by_message: dict[int, list[Citation]] = defaultdict(list)
+
+    def record(self, citation: Citation) -> None:
+        self._by_message[citation.n].append(citation)
+
+    def forget_page(self, page: str) -> None:
+        """Drop a page's citations before it is converted again."""
+        for n, citations in self._by_message.items():
+            self._by_message[n] = [c for c in citations if c.page != page]
+
+    def of_message(self, n: int) -> list[Citation]:
+        return list(self._by_message.get(n, ()))

@@ -1,0 +1,206 @@
+"""The Python-Markdown extension that turns `[msg N]` tags into citations.
+
+Working inside the Markdown parser means code spans, fenced code and escaped
+brackets are never touched: the parser hands this extension only the text it would
+render as prose.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.inlinepatterns import InlineProcessor
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+from . import snippets, tags
+from .citations import Citation, CitationRegistry
+from .transcript import Message, Transcript
+
+BLOCK_TAGS = {"p", "li", "dd", "dt", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6"}
+CONTAINER_TAGS = {"li", "dd", "dt", "td", "th"}  # snippets go inside these, not after
+EXCERPT_CHARS = 140
+EDITORIAL_MARK_CLASS = "editorial-mark"  # marks an editor's note, left out of excerpts
+_STASH_PLACEHOLDER_RE = re.compile("\x02[^\x03]*\x03")
+
+
+class MessageCitations(Extension):
+    """Expand `[msg N]` against a transcript.
+
+    `href_for(n, page)` gives the link from the page being converted to message n.
+    `warn(text)` receives each problem found, already naming file and line. Call
+    `begin_page` before converting each page so that messages name the right file.
+    """
+
+    def __init__(
+        self,
+        transcript: Transcript,
+        href_for: Callable[[int, str], str],
+        registry: CitationRegistry | None = None,
+        warn: Callable[[str], None] | None = None,
+    ):
+        super().__init__()
+        self.transcript = transcript
+        self.href_for = href_for
+        self.registry = registry if registry is not None else CitationRegistry()
+        self.warn = warn or (lambda text: None)
+        self.begin_page("page.md")
+
+    def begin_page(self, page: str, display_path: str | None = None, first_line: int = 1) -> None:
+        self.page = page
+        self.display_path = display_path or page
+        self.first_line = first_line
+        self.registry.forget_page(page)
+
+    def where(self, line: int | None) -> str:
+        return f"{self.display_path}:{line}" if line else self.display_path
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.registerExtension(self)
+        found: list[tuple[etree.Element, Message]] = []
+        # Before every other preprocessor: fenced code is collapsed into one line later.
+        md.preprocessors.register(LineMarkers(md, self), "msgref_line_markers", 40)
+        # After code spans (190) and backslash escapes (180), before links (160).
+        md.inlinePatterns.register(TagPattern(self, found), "msgref_tag", 175)
+        md.inlinePatterns.register(NearMissPattern(self), "msgref_near_miss", 174)
+        # After inline patterns (20) and attribute lists (8), before the table of contents (5).
+        md.treeprocessors.register(SnippetPlacer(md, self, found), "msgref_snippets", 6)
+        # After stashed raw HTML and highlighted code are put back (30).
+        md.postprocessors.register(MarkerRemover(md), "msgref_marker_remover", 5)
+
+
+class LineMarkers(Preprocessor):
+    def __init__(self, md: Markdown, extension: MessageCitations):
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, lines: list[str]) -> list[str]:
+        return tags.mark_lines(lines, self.extension.first_line)
+
+
+class TagPattern(InlineProcessor):
+    def __init__(self, extension: MessageCitations, found: list):
+        super().__init__(tags.TAG_RE.pattern + f"(?:{tags.MARKER_RE})?")
+        self.extension = extension
+        self.found = found
+
+    def handleMatch(self, m: re.Match, data: str):
+        ext = self.extension
+        n, line = int(m.group(1)), tags.line_of(m.group("line"))
+        message = ext.transcript.get(n)
+        if message is None:
+            ext.warn(f"{ext.where(line)}: [msg {n}] is not in the transcript")
+            return snippets.citation_link(None, n, None), m.start(0), m.end(0)
+        link = snippets.citation_link(message, n, ext.href_for(n, ext.page))
+        self.found.append((link, message))
+        return link, m.start(0), m.end(0)
+
+
+class NearMissPattern(InlineProcessor):
+    def __init__(self, extension: MessageCitations):
+        super().__init__(f"((?i:{tags.CANDIDATE_RE.pattern})){tags.MARKER_RE}")
+        self.extension = extension
+
+    def handleMatch(self, m: re.Match, data: str):
+        text, line = m.group(1), tags.line_of(m.group("line"))
+        n = int(tags.NUMBER_RE.search(text).group())
+        self.extension.warn(f"{self.extension.where(line)}: '{text}' looks like a message tag; write [msg {n}]")
+        return text, m.start(0), m.end(0)
+
+
+class SnippetPlacer(Treeprocessor):
+    """Show each cited message beside the paragraph that cites it, and record the citation."""
+
+    def __init__(self, md: Markdown, extension: MessageCitations, found: list):
+        super().__init__(md)
+        self.extension = extension
+        self.found = found
+
+    def run(self, root: etree.Element) -> None:
+        parents = {child: parent for parent in root.iter() for child in parent}
+        by_block: dict[etree.Element, list[tuple[etree.Element, Message]]] = {}
+        for link, message in self.found:
+            block = _enclosing_block(link, parents)
+            if block is not None:
+                by_block.setdefault(block, []).append((link, message))
+        self.found.clear()
+        ids: dict[int, int] = {}
+        for block, citations in by_block.items():
+            excerpt = snippets.shorten(_plain_text(block), EXCERPT_CHARS)
+            for link, message in citations:
+                ids[message.n] = ids.get(message.n, 0) + 1
+                suffix = "" if ids[message.n] == 1 else f"-{ids[message.n]}"
+                link.set("id", f"cite-{message.n}{suffix}")
+                self.extension.registry.record(Citation(message.n, self.extension.page, link.get("id"), excerpt))
+            if _is_alone(block, citations):
+                self._replace_with_quote(block, parents[block], *citations[0])
+            else:
+                self._add_snippets(block, parents[block], citations)
+
+    def _replace_with_quote(self, block, parent, link, message) -> None:
+        quote = snippets.snippet(message, link.get("href"), full=True)
+        quote.set("id", link.get("id"))
+        quote.set("class", quote.get("class") + " msg-snippet--full")
+        parent[list(parent).index(block)] = quote
+
+    def _add_snippets(self, block, parent, citations) -> None:
+        shown = etree.Element("div", {"class": "msg-snippets"})
+        seen = set()
+        for link, message in citations:
+            if message.n not in seen:
+                seen.add(message.n)
+                shown.append(snippets.snippet(message, link.get("href")))
+        if block.tag in CONTAINER_TAGS:
+            block.append(shown)
+        else:
+            parent.insert(list(parent).index(block) + 1, shown)
+
+
+class MarkerRemover(Postprocessor):
+    def run(self, text: str) -> str:
+        for token in getattr(self.md, "toc_tokens", []):
+            _clean_toc_token(token)
+        if hasattr(self.md, "toc"):
+            self.md.toc = tags.strip_markers(self.md.toc)
+        return tags.strip_markers(text)
+
+
+def _enclosing_block(element, parents):
+    while element in parents:
+        element = parents[element]
+        if element.tag in BLOCK_TAGS:
+            return element
+    return None
+
+
+def _is_alone(block, citations) -> bool:
+    """True for a paragraph that holds one tag and nothing else."""
+    link = citations[0][0]
+    return (
+        block.tag == "p"
+        and len(citations) == 1
+        and list(block) == [link]
+        and not (block.text or "").strip()
+        and not (link.tail or "").strip()
+    )
+
+
+def _plain_text(element) -> str:
+    """The words of a block, without the marks an editor added to them."""
+    parts = [element.text or ""]
+    for child in element:
+        if EDITORIAL_MARK_CLASS not in (child.get("class") or "").split():
+            parts.append(_plain_text(child))
+        parts.append(child.tail or "")
+    return tags.strip_markers(_STASH_PLACEHOLDER_RE.sub("", "".join(parts)))
+
+
+def _clean_toc_token(token: dict) -> None:
+    token["name"] = tags.strip_markers(token["name"])
+    for child in token.get("children", []):
+        _clean_toc_token(child)

@@ -1,0 +1,134 @@
+"""How a message looks: the link that cites it, its snippet, its full quotation.
+
+Everything is built as an element tree, so transcript text is always escaped: it
+renders as text, never as HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as etree
+
+from .transcript import Message
+
+SNIPPET_CHARS = 280
+TOOLTIP_CHARS = 160
+EMPTY_LABEL = "Empty message: no content"
+BLANK_LABEL = "Blank message: whitespace only"
+SPEAKER_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "unknown": "sender not stated"}
+
+
+def shorten(text: str, limit: int) -> str:
+    """Cut `text` at a word boundary near `limit`, marking the cut with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
+    return cut.rstrip(" ,;:.") + " …"
+
+
+def provenance_label(message: Message) -> str:
+    return "described by the essay, not quoted" if message.is_described else "quoted verbatim"
+
+
+def caption_text(message: Message) -> str:
+    return f"Message {message.n} · {SPEAKER_LABELS[message.speaker]} · {provenance_label(message)}"
+
+
+def tooltip(message: Message) -> str:
+    """Plain text shown when the reader hovers or focuses a citation link."""
+    if message.is_described:
+        body = "described as: " + shorten(message.text, TOOLTIP_CHARS)
+    elif message.text.strip():
+        body = "“" + shorten(message.text, TOOLTIP_CHARS) + "”"
+    else:
+        body = _empty_label(message).lower()
+    return f"Message {message.n} ({SPEAKER_LABELS[message.speaker]}): {body}"
+
+
+def citation_link(message: Message | None, n: int, href: str | None) -> etree.Element:
+    """The inline element that replaces `[msg N]`: a link, or a visible unresolved mark."""
+    if message is None or href is None:
+        mark = etree.Element("mark", {"class": "msg-ref msg-ref--unresolved", "title": f"Message {n} is not in the transcript"})
+        mark.text = f"msg {n} (not in the transcript)"
+        return mark
+    kind = "described" if message.is_described else "verbatim"
+    link = etree.Element("a", {"class": f"msg-ref msg-ref--{kind}", "href": href, "title": tooltip(message)})
+    link.text = f"msg {message.n}"
+    return link
+
+
+def message_body(message: Message, limit: int | None = None) -> etree.Element:
+    """The message's text: a quotation, a labelled description, or an empty marker."""
+    if message.is_described:
+        body = etree.Element("div", {"class": "msg-body msg-body--described"})
+        label = etree.SubElement(body, "p", {"class": "msg-body__label"})
+        label.text = "Described, not quoted. The essay describes this message as:"
+        description = etree.SubElement(body, "p", {"class": "msg-body__text"})
+        description.text = shorten(message.text, limit) if limit else message.text
+        if message.described_with:
+            others = " and ".join(str(n) for n in message.described_with)
+            note = etree.SubElement(body, "p", {"class": "msg-body__note"})
+            note.text = (
+                f"The essay describes this message together with message {others} in one sentence, "
+                "without saying which part belongs to which."
+            )
+        return body
+    if not message.text.strip():
+        if message.tool_name:
+            call = etree.Element("p", {"class": "msg-body msg-body--tool"})
+            call.text = f"Tool call: {message.tool_name}"
+            return call
+        empty = etree.Element("p", {"class": "msg-body msg-body--empty"})
+        empty.text = _empty_label(message)
+        return empty
+    quote = etree.Element("blockquote", {"class": "msg-body msg-body--verbatim"})
+    text = etree.SubElement(quote, "p", {"class": "msg-body__text"})
+    text.text = shorten(message.text, limit) if limit else message.text
+    return quote
+
+
+def message_details(message: Message) -> list[etree.Element]:
+    """What an imported log keeps beside the text: where it came from, reasoning, tool input."""
+    details = []
+    facts = [
+        (label, value)
+        for label, value in (("Source id", message.source_id), ("Time", message.timestamp), ("Origin", message.origin))
+        if value
+    ]
+    if facts:
+        meta = etree.Element("p", {"class": "msg-meta"})
+        meta.text = " · ".join(f"{label}: {value}" for label, value in facts)
+        details.append(meta)
+    if message.thinking:
+        reasoning = etree.Element("details", {"class": "msg-thinking"})
+        etree.SubElement(reasoning, "summary").text = "Reasoning (the model's thinking)"
+        etree.SubElement(reasoning, "p", {"class": "msg-body__text"}).text = message.thinking
+        details.append(reasoning)
+    if message.tool_name:
+        call = etree.Element("div", {"class": "msg-tool"})
+        etree.SubElement(call, "p").text = f"Tool call: {message.tool_name}"
+        if message.tool_input is not None:
+            code = etree.SubElement(etree.SubElement(call, "pre"), "code")
+            code.text = json.dumps(message.tool_input, indent=2, ensure_ascii=False)
+        details.append(call)
+    return details
+
+
+def snippet(message: Message, href: str, full: bool = False) -> etree.Element:
+    """A message shown in an essay page: its body and a caption linking to the transcript."""
+    figure = etree.Element("figure", {"class": f"msg-snippet msg-snippet--{message.provenance}"})
+    figure.append(message_body(message, None if full else SNIPPET_CHARS))
+    caption = etree.SubElement(figure, "figcaption", {"class": "msg-snippet__caption"})
+    link = etree.SubElement(caption, "a", {"href": href})
+    link.text = f"Message {message.n}"
+    link.tail = f" · {SPEAKER_LABELS[message.speaker]} · {provenance_label(message)}"
+    return figure
+
+
+def to_html(element: etree.Element) -> str:
+    return etree.tostring(element, encoding="unicode", method="html")
+
+
+def _empty_label(message: Message) -> str:
+    return EMPTY_LABEL if message.text == "" else BLANK_LABEL

@@ -1,0 +1,102 @@
+"""MkDocs hook: wires the `msgref` package into a build.
+
+It loads the transcript, registers the Markdown extension, adds the generated
+transcript pages, tells the extension which page it is converting, and fills in the
+"Cited in" lists once every page has been converted. The logic lives in `msgref`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+from msgref.citations import CitationRegistry
+from msgref.extension import MessageCitations
+from msgref.transcript import TranscriptError, load_transcript
+from msgref.transcript_pages import TranscriptLayout, fill_cited_in, page_markdown
+
+log = logging.getLogger("mkdocs.hooks.msgref")
+
+TRANSCRIPT_INTRO = (
+    "The messages of the session that the essay cites, as far as the essay shows them. "
+    "A message the essay quotes is shown word for word; a message it only describes is shown "
+    "as the essay's description, marked as such. See the [note on the text](../note-on-the-text.md)."
+)
+
+_build = {}  # this build's layout, registry and extension
+
+
+def on_config(config):
+    settings = config.extra.get("transcript", {})
+    project = os.path.dirname(config.config_file_path or ".")
+    source = settings.get("source", "docs/transcript.jsonl")
+    try:
+        transcript = load_transcript(os.path.join(project, source), display_path=source)
+    except TranscriptError as error:
+        raise PluginError(str(error)) from None
+    if transcript is not _build.get("transcript"):
+        log.debug("Parsed transcript %s: %d messages", source, len(transcript))
+    else:
+        log.debug("Transcript %s unchanged since the last build; not parsed again", source)
+
+    layout = TranscriptLayout(transcript, settings.get("folder", "transcript"), settings.get("messages_per_page", 500))
+    registry = CitationRegistry()
+    extension = MessageCitations(transcript, layout.href, registry, warn=log.warning)
+    config.markdown_extensions.append(extension)
+    if "attr_list" not in config.markdown_extensions:
+        config.markdown_extensions.append("attr_list")  # the transcript headings carry ids
+    _build.update(transcript=transcript, layout=layout, registry=registry, extension=extension,
+                  source=os.path.abspath(os.path.join(project, source)))
+
+    essay = config.extra.get("essay", {})
+    if not config.copyright and config.site_author and essay.get("published"):
+        config.copyright = f"{config.site_author} · published {essay['published']} · edition {essay.get('edition', 1)}"
+    return config
+
+
+def on_files(files, config):
+    source = files.get_file_from_path(os.path.relpath(_build["source"], config.docs_dir))
+    if source is not None and _build["source"] == os.path.abspath(source.abs_src_path):
+        files.remove(source)  # the raw transcript is an input, not a page or asset
+    layout = _build["layout"]
+    for index in range(len(layout.pages)):
+        content = page_markdown(layout, index, TRANSCRIPT_INTRO)
+        files.append(File.generated(config, layout.page_src(index), content=content))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    display_path = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path))
+    _build["extension"].begin_page(page.file.src_uri, display_path, _first_body_line(page, markdown))
+    return markdown
+
+
+@event_priority(-50)  # after other plugins have finished with the rendered pages
+def on_env(env, config, files):
+    layout, registry = _build["layout"], _build["registry"]
+    for index in range(len(layout.pages)):
+        transcript_file = files.get_file_from_path(layout.page_src(index))
+        page = transcript_file.page
+
+        def link_for(citation, transcript_file=transcript_file):
+            return files.get_file_from_path(citation.page).url_relative_to(transcript_file) + "#" + citation.anchor
+
+        def title_of(src):
+            return files.get_file_from_path(src).page.title
+
+        page.content = fill_cited_in(page.content, registry.of_message, link_for, title_of)
+    return env
+
+
+def _first_body_line(page, markdown: str) -> int:
+    """The line of the source file on which the Markdown body starts, after any front matter."""
+    if page.file.generated_by or not page.file.abs_src_path:
+        return 1
+    source = page.file.content_string
+    if not source.endswith(markdown):
+        return 1
+    return source[: len(source) - len(markdown)].count("\n") + 1

@@ -1,0 +1,60 @@
+"""Shared helpers: the repository's paths, Markdown conversion, and real site builds."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_TEXT = ROOT / "docs" / "source-text.txt"
+TRANSCRIPT = ROOT / "docs" / "transcript.jsonl"
+
+
+def mkdocs(args: list[str], cwd: Path, timeout: int = 120) -> subprocess.CompletedProcess:
+    """Run the real `mkdocs` command line of this environment."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
+    )
+
+
+def build(project: Path, site: Path, strict: bool = True) -> subprocess.CompletedProcess:
+    return mkdocs(["build", "--strict" if strict else "--clean", "-d", str(site)], cwd=project)
+
+
+def copy_project(destination: Path) -> Path:
+    """A copy of the site's sources that a test may break."""
+    destination.mkdir(parents=True)
+    for name in ("mkdocs.yml", "docs", "hooks"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, destination / name)
+    return destination
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The shipped site, built once with `mkdocs build --strict`."""
+    site = tmp_path_factory.mktemp("site")
+    result = build(ROOT, site)
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    return site
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    return copy_project(tmp_path / "project")

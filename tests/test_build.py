@@ -1,0 +1,176 @@
+"""The real `mkdocs build --strict`, its HTML read back with an HTML parser."""
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from conftest import ROOT, TRANSCRIPT, build, soup
+from essay_source import SECTIONS, cited_numbers, read_source
+
+PAGES = ["index.html", *(f"{p.removesuffix('.md')}/index.html" for p in list(SECTIONS.values())[1:]),
+         "note-on-the-text/index.html", "transcript/index.html"]
+MESSAGE_NUMBERS = [json.loads(line)["n"] for line in TRANSCRIPT.read_text().splitlines()]
+
+
+def html_pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def resolve(site: Path, page: Path, href: str):
+    """The file and fragment an internal link points at, or None for an external link."""
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc:
+        return None
+    target = page if not parts.path else (page.parent / unquote(parts.path)).resolve()
+    if target.is_dir():
+        target = target / "index.html"
+    return target, parts.fragment
+
+
+def ids_of(path: Path) -> list[str]:
+    return [element["id"] for element in soup(path).find_all(id=True)]
+
+
+def test_every_page_is_built_and_the_raw_transcript_is_not_published(built_site):
+    for page in PAGES:
+        assert (built_site / page).is_file(), page
+    assert (built_site / "source-text.txt").read_bytes() == (ROOT / "docs" / "source-text.txt").read_bytes()
+    assert not (built_site / "transcript.jsonl").exists()
+
+
+def test_every_tag_of_the_essay_became_a_link_with_its_snippet(built_site):
+    _, sections = read_source()
+    for heading, page in SECTIONS.items():
+        html = built_site / ("index.html" if page == "index.md" else page.removesuffix(".md") + "/index.html")
+        article = soup(html).select_one("article")
+        links = article.select("a.msg-ref")
+        assert [int(a.text.removeprefix("msg ")) for a in links] == cited_numbers(sections[heading]), page
+        for link in links:
+            assert link["href"] == f"../transcript/#msg-{link.text.split()[1]}"
+            assert link["title"].startswith(f"Message {link.text.split()[1]} (")
+            block = link.find_parent(["p", "li"])
+            snippet_box = block.find_next_sibling(class_="msg-snippets") or block.find(class_="msg-snippets")
+            assert link["href"] in [a["href"] for a in snippet_box.select("figcaption a")]
+
+
+def test_each_message_anchor_exists_exactly_once_on_the_site(built_site):
+    all_ids = [i for page in html_pages(built_site) for i in ids_of(page)]
+    for n in MESSAGE_NUMBERS:
+        assert all_ids.count(f"msg-{n}") == 1
+    assert f"msg-{MESSAGE_NUMBERS[0]}" in ids_of(built_site / "transcript/index.html")
+
+
+def test_no_literal_tag_is_left_outside_code(built_site):
+    for page in html_pages(built_site):
+        document = soup(page)
+        for node in document.body.find_all(string=True):
+            if node.find_parent(["code", "pre", "script", "style"]) is None:
+                assert "[msg " not in node, f"{page}: {node!r}"
+
+
+def test_tags_inside_code_on_a_page_stay_as_written(built_site):
+    codes = [c.get_text() for c in soup(built_site / "note-on-the-text/index.html").find_all("code")]
+    assert "(<msg id=5852]" in codes and "[msg 5852]" in codes and "[msg N]" in codes
+
+
+def test_every_internal_link_and_anchor_resolves(built_site):
+    checked = 0
+    for page in html_pages(built_site):
+        for link in soup(page).select("article a[href]"):
+            target = resolve(built_site, page, link["href"])
+            if target is None:
+                continue
+            path, fragment = target
+            assert path.exists(), f"{page}: {link['href']}"
+            if fragment and path.suffix == ".html":
+                assert fragment in ids_of(path), f"{page}: {link['href']}"
+            checked += 1
+    assert checked > 50
+
+
+def test_the_transcript_page_shows_each_message_and_where_it_is_cited(built_site):
+    page = built_site / "transcript/index.html"
+    document = soup(page)
+    for n in MESSAGE_NUMBERS:
+        heading = document.find(id=f"msg-{n}")
+        assert heading.name == "h2" and heading.get_text().startswith(f"Message {n} — ")
+        cited_in = heading.find_next(class_="msg-cited-in")
+        links = cited_in.select("a")
+        assert links, n
+        for link in links:
+            path, fragment = resolve(page.parent.parent, page, link["href"])
+            target = soup(path).find(id=fragment)
+            assert target is not None and target.get("href", "").endswith(f"#msg-{n}")
+    empty = document.find(id="msg-5855").find_next(class_="msg-body")
+    assert empty.get_text() == "Empty message: no content" and empty.name == "p"
+    described = document.find(id="msg-5853").find_next(class_="msg-body")
+    assert "msg-body--described" in described["class"] and described.find("blockquote") is None
+    assert document.find(id="msg-5853").find_next(class_="msg-neighbours").get_text() == "← Message 5852 · Message 5854 →"
+
+
+# --- Bad input: a clear message naming file and line, and no traceback ---
+
+
+def line_of(path: Path, text: str) -> int:
+    return path.read_text().splitlines().index(text) + 1
+
+
+def test_an_unknown_message_fails_the_strict_build_naming_file_and_line(project, tmp_path):
+    page = project / "docs" / "conclusion.md"
+    page.write_text("---\ntitle: Conclusion\n---\n" + page.read_text() + "\nSee [msg 9999].\n")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1
+    line = line_of(page, "See [msg 9999].")
+    assert f"WARNING -  docs/conclusion.md:{line}: [msg 9999] is not in the transcript" in result.stderr
+    assert "Aborted with 1 warnings in strict mode!" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_an_unknown_message_shows_unresolved_in_a_lenient_build(project, tmp_path):
+    page = project / "docs" / "conclusion.md"
+    page.write_text(page.read_text() + "\nSee [msg 9999].\n")
+    result = build(project, tmp_path / "site", strict=False)
+    assert result.returncode == 0
+    mark = soup(tmp_path / "site/conclusion/index.html").select_one("mark.msg-ref--unresolved")
+    assert mark.get_text() == "msg 9999 (not in the transcript)"
+
+
+def test_a_near_miss_fails_the_strict_build_naming_file_and_line(project, tmp_path):
+    page = project / "docs" / "conclusion.md"
+    page.write_text(page.read_text() + "\nA gist (<msg id=5852]: here.\n")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1
+    line = line_of(page, "A gist (<msg id=5852]: here.")
+    assert f"docs/conclusion.md:{line}: '<msg id=5852]' looks like a message tag; write [msg 5852]" in result.stderr
+
+
+def break_transcript(path: Path, how: str) -> str:
+    lines = path.read_text().splitlines()
+    if how == "missing":
+        path.unlink()
+        return "docs/transcript.jsonl: transcript file not found"
+    if how == "not json":
+        lines[2] = lines[2][:-1]
+        expected = "docs/transcript.jsonl:3: not valid JSON"
+    elif how == "field missing":
+        record = json.loads(lines[3])
+        del record["speaker"]
+        lines[3] = json.dumps(record)
+        expected = "docs/transcript.jsonl:4: missing required field 'speaker'"
+    else:
+        lines.append(lines[0])
+        expected = f"docs/transcript.jsonl:{len(lines)}: message 5843 is already defined on line 1"
+    path.write_text("\n".join(lines) + "\n")
+    return expected
+
+
+@pytest.mark.parametrize("how", ["missing", "not json", "field missing", "duplicate"])
+def test_a_broken_transcript_stops_the_build_naming_file_and_line(project, tmp_path, how):
+    expected = break_transcript(project / "docs" / "transcript.jsonl", how)
+    result = build(project, tmp_path / "site", strict=False)
+    assert result.returncode == 1
+    assert re.search(rf"ERROR\s+-\s+{re.escape(expected)}", result.stderr), result.stderr
+    assert "Traceback" not in result.stderr

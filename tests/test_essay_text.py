@@ -1,0 +1,101 @@
+"""The published pages hold the author's text word for word, paragraph by paragraph."""
+
+import json
+
+import pytest
+
+from conftest import TRANSCRIPT, soup
+from essay_source import SECTIONS, as_rendered, cited_numbers, normalize, read_source
+
+# Site furniture and editorial marks: not the author's words.
+NOT_THE_ESSAY = ".headerlink, .msg-snippets, .editorial-mark, .editorial-gap, nav.essay-contents, .md-content__button"
+
+
+def page_html(site, page):
+    return site / ("index.html" if page == "index.md" else page.removesuffix(".md") + "/index.html")
+
+
+def essay_blocks(site, page) -> list[str]:
+    article = soup(page_html(site, page)).select_one("article.md-content__inner")
+    for furniture in article.select(NOT_THE_ESSAY):
+        furniture.decompose()
+    blocks = []
+    for element in article.find_all(["h1", "h2", "h3", "p", "li"]):
+        if element.name == "li" and element.find("p"):
+            continue  # a loose list item: its paragraph is the block
+        blocks.append(normalize(element.get_text()))
+    return blocks
+
+
+def test_every_section_is_on_its_page_word_for_word(built_site):
+    title, sections = read_source()
+    assert list(sections) == list(SECTIONS)
+    for heading, page in SECTIONS.items():
+        expected = [heading] + [as_rendered(p) for p in sections[heading]]
+        if page == "index.md":
+            expected.insert(0, title)
+        assert essay_blocks(built_site, page) == expected, page
+
+
+def test_numbered_points_are_numbered_lists_with_their_own_anchors(built_site):
+    for page, prefix in (("empty-message.md", "interpretation"), ("significance.md", "point")):
+        document = soup(page_html(built_site, page))
+        items = document.select("article ol > li")
+        assert len(items) == 4
+        for number, item in enumerate(items, start=1):
+            assert item.get("id") == f"{prefix}-{number}" or item.find(id=f"{prefix}-{number}")
+
+
+def test_editorial_changes_are_marked_where_they_happen(built_site):
+    context = soup(page_html(built_site, "context.md"))
+    mark = context.select_one("a.editorial-mark")
+    assert mark["href"] == "../note-on-the-text/#ed-1"
+    assert mark.find_previous("a", class_="msg-ref")["href"].endswith("#msg-5852")
+
+    gap = soup(page_html(built_site, "interpretation.md")).select_one(".editorial-gap")
+    assert "The source text breaks off here" in gap.text
+    assert gap.a["href"] == "../note-on-the-text/#ed-2"
+    assert gap.find_previous_sibling("p").get_text().rstrip().endswith("that:")
+
+    note = soup(page_html(built_site, "note-on-the-text.md"))
+    assert note.find(id="ed-1") and note.find(id="ed-2")
+
+
+def test_the_quoted_message_is_a_block_quote_of_its_two_paragraphs(built_site):
+    article = soup(page_html(built_site, "response.md")).select_one("article")
+    quotes = [q for q in article.find_all("blockquote") if not q.find_parent(class_="msg-snippets")]
+    assert len(quotes) == 1
+    first, second = quotes[0].find_all("p")
+    assert first.get_text().startswith("The key fix from the gist")
+    assert second.get_text().startswith("Also notes we need to build")
+
+
+@pytest.mark.parametrize(
+    "page, code",
+    [
+        ("context.md", "nvidia/Qwen3.5-397B-A17B-NVFP4"),
+        ("response.md", "--moe-runner-backend flashinfer_cutlass"),
+        ("response.md", "--fp4-gemm-runner-backend flashinfer_cudnn"),
+        ("response.md", "fuser -k /dev/nvidia*"),
+        ("response.md", "sgl-kernel"),
+        ("interpretation.md", "conversation_data"),
+    ],
+)
+def test_flags_commands_and_model_names_are_inline_code(built_site, page, code):
+    article = soup(page_html(built_site, page)).select_one("article")
+    assert code in [c.get_text() for c in article.find_all("code")]
+
+
+def test_the_transcript_holds_what_the_essay_shows_and_nothing_more():
+    _, sections = read_source()
+    source = normalize(" ".join(p for paragraphs in sections.values() for p in paragraphs))
+    messages = {m["n"]: m for m in map(json.loads, TRANSCRIPT.read_text(encoding="utf-8").splitlines())}
+    cited = {n for paragraphs in sections.values() for n in cited_numbers(paragraphs)}
+    assert set(messages) == cited == {5843, 5844, 5852, 5853, 5854, 5855, 5856}
+    assert {n for n, m in messages.items() if m["provenance"] == "verbatim"} == {5852, 5854, 5855}
+    assert messages[5855]["text"] == "" and messages[5855]["speaker"] == "user"
+    for message in messages.values():
+        # Every stored word is the essay's: a quotation or a description taken from it.
+        for paragraph in message["text"].split("\n\n"):
+            assert normalize(paragraph) in source, message["n"]
+    assert messages[5843]["described_with"] == [5844] and messages[5844]["described_with"] == [5843]

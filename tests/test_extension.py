@@ -1,0 +1,153 @@
+"""The `[msg N]` expansion, run through Python-Markdown alone (no MkDocs)."""
+
+import json
+import textwrap
+
+import markdown
+import pytest
+from bs4 import BeautifulSoup
+
+from msgref.citations import CitationRegistry
+from msgref.extension import MessageCitations
+from msgref.tags import MARK_OPEN, strip_markers
+from msgref.transcript import parse_transcript
+
+MESSAGES = [
+    {"n": 1, "speaker": "user", "provenance": "verbatim", "text": "Use <b>bold</b> & <script>alert(1)</script>"},
+    {"n": 2, "speaker": "assistant", "provenance": "described", "text": "fetched and analyzed the gist"},
+    {"n": 3, "speaker": "user", "provenance": "verbatim", "text": ""},
+    {"n": 4, "speaker": "assistant", "provenance": "verbatim", "text": "word " * 200},
+]
+
+
+class Converter:
+    def __init__(self):
+        transcript = parse_transcript([json.dumps(m).encode() for m in MESSAGES], "t.jsonl")
+        self.warnings = []
+        self.registry = CitationRegistry()
+        self.extension = MessageCitations(
+            transcript, lambda n, page: f"transcript.md#msg-{n}", self.registry, self.warnings.append
+        )
+
+    def __call__(self, text: str, first_line: int = 1) -> BeautifulSoup:
+        self.extension.begin_page("essay.md", "docs/essay.md", first_line)
+        md = markdown.Markdown(
+            extensions=[self.extension, "attr_list", "pymdownx.highlight", "pymdownx.superfences"]
+        )
+        self.html = md.convert(textwrap.dedent(text))
+        return BeautifulSoup(self.html, "html.parser")
+
+
+@pytest.fixture
+def convert():
+    return Converter()
+
+
+def test_a_tag_becomes_a_link_with_its_snippet_beside_the_paragraph(convert):
+    page = convert("Before ([msg 1]) after.\n\nNext paragraph.")
+    link = page.select_one("p a.msg-ref")
+    assert link["href"] == "transcript.md#msg-1" and link.text == "msg 1" and link["id"] == "cite-1"
+    assert link["title"].startswith("Message 1 (user): “Use <b>bold</b>")
+    paragraph, shown, following = page.find_all(recursive=False)
+    assert "msg-snippets" in shown["class"] and following.text == "Next paragraph."
+    assert shown.select_one("blockquote.msg-body--verbatim").text == MESSAGES[0]["text"]
+    assert shown.select_one("figcaption a")["href"] == "transcript.md#msg-1"
+    assert "quoted verbatim" in shown.figcaption.text
+
+
+def test_message_text_is_escaped_never_html(convert):
+    page = convert("See [msg 1].")
+    assert page.find("script") is None and page.find("b") is None
+    assert "&lt;script&gt;" in convert.html
+
+
+def test_a_run_of_tags_links_each_and_shows_each_once(convert):
+    page = convert("Cited ([msg 1], [msg 2]) and again [msg 1].")
+    assert [a["id"] for a in page.select("a.msg-ref")] == ["cite-1", "cite-2", "cite-1-2"]
+    captions = [c.a.text for c in page.select(".msg-snippets figcaption")]
+    assert captions == ["Message 1", "Message 2"]
+
+
+def test_a_described_message_is_labelled_and_not_quoted(convert):
+    page = convert("It did so [msg 2].")
+    shown = page.select_one(".msg-snippet")
+    assert shown.find("blockquote") is None
+    assert shown.select_one(".msg-body__label").text.startswith("Described, not quoted")
+    assert "described by the essay, not quoted" in shown.figcaption.text
+
+
+def test_the_empty_message_is_marked_as_empty(convert):
+    page = convert("Nothing: [msg 3].")
+    assert page.select_one(".msg-snippet .msg-body--empty").text == "Empty message: no content"
+    assert page.select_one(".msg-snippet blockquote") is None
+
+
+def test_a_long_message_is_shortened_in_the_snippet(convert):
+    text = convert("Long [msg 4].").select_one(".msg-snippet .msg-body__text").text
+    assert text.endswith("…") and len(text) < 300
+
+
+def test_a_tag_alone_on_its_line_is_a_full_block_quote(convert):
+    page = convert("Intro.\n\n[msg 4]\n\n[msg 2]\n")
+    quotes = page.select("figure.msg-snippet--full")
+    assert [q["id"] for q in quotes] == ["cite-4", "cite-2"]
+    assert quotes[0].blockquote.text == MESSAGES[3]["text"]
+    assert quotes[1].find("blockquote") is None
+    assert page.select("a.msg-ref") == [] and len(page.find_all("p", recursive=False)) == 1
+
+
+@pytest.mark.parametrize(
+    "source, literal",
+    [
+        ("Code `[msg 1]` here.", "[msg 1]"),
+        ("```python\nx = '[msg 1]'  # [msg 99]\n```", "x = '[msg 1]'  # [msg 99]"),
+        ("Para.\n\n    [msg 1] indented code\n", "[msg 1] indented code"),
+        ("~~~\n<msg id=5] and [message 5]\n~~~", "<msg id=5] and [message 5]"),
+    ],
+)
+def test_tags_in_code_stay_as_written(convert, source, literal):
+    page = convert(source)
+    assert page.select("a.msg-ref, .msg-snippets") == []
+    assert page.find("code").get_text().strip() == literal
+    assert MARK_OPEN not in convert.html and strip_markers(convert.html) == convert.html
+    assert convert.warnings == []
+
+
+def test_an_escaped_tag_renders_literally(convert):
+    page = convert(r"Write \[msg 1] to cite.")
+    assert page.p.text == "Write [msg 1] to cite." and page.find("a") is None
+
+
+def test_an_unknown_message_is_warned_with_file_and_line_and_shown_unresolved(convert):
+    page = convert("First.\n\nSecond cites [msg 99] here.", first_line=4)
+    assert convert.warnings == ["docs/essay.md:6: [msg 99] is not in the transcript"]
+    mark = page.select_one("mark.msg-ref--unresolved")
+    assert mark.text == "msg 99 (not in the transcript)"
+
+
+@pytest.mark.parametrize("near_miss", ["(<msg id=5852]", "[msg 5852 ", "[msg5852]", "[message 5852]", "[MSG 5852]"])
+def test_near_misses_are_warned_with_file_and_line(convert, near_miss):
+    page = convert(f"Line one.\nLine two {near_miss} end.")
+    assert len(convert.warnings) == 1
+    assert convert.warnings[0].startswith("docs/essay.md:2: '")
+    assert convert.warnings[0].endswith("looks like a message tag; write [msg 5852]")
+    assert near_miss.strip() in page.p.text
+
+
+def test_a_tag_in_a_list_item_gets_its_snippet_inside_the_item(convert):
+    page = convert("1. First [msg 2].\n2. Second.")
+    first = page.find("li")
+    assert first.select_one(".msg-snippets .msg-snippet") is not None
+
+
+def test_citations_are_recorded_for_the_transcript(convert):
+    convert("The gist ([msg 2]) was read.\n\nAgain [msg 2].")
+    citations = convert.registry.of_message(2)
+    assert [(c.page, c.anchor) for c in citations] == [("essay.md", "cite-2"), ("essay.md", "cite-2-2")]
+    assert citations[0].excerpt == "The gist (msg 2) was read."
+
+
+def test_converting_a_page_again_replaces_its_citations(convert):
+    convert("[msg 2] once.")
+    convert("[msg 2] once more.")
+    assert len(convert.registry.of_message(2)) == 1

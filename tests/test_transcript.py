@@ -1,0 +1,96 @@
+import json
+import os
+
+import pytest
+
+from msgref import transcript as transcript_module
+from msgref.transcript import TranscriptError, load_transcript, parse_transcript
+
+
+def lines(*records) -> list[bytes]:
+    return [(r if isinstance(r, str) else json.dumps(r)).encode() + b"\n" for r in records]
+
+
+def message(n, **fields):
+    return {"n": n, "speaker": "user", "provenance": "verbatim", "text": f"text {n}", **fields}
+
+
+def error_of(*records) -> str:
+    with pytest.raises(TranscriptError) as raised:
+        parse_transcript(lines(*records), "t.jsonl")
+    return str(raised.value)
+
+
+def test_messages_are_ordered_by_number_and_keep_their_fields():
+    transcript = parse_transcript(
+        lines(
+            message(7, source_id="u-7", timestamp="2026-01-01T00:00:00Z", tool_name="Bash", tool_input={"command": "ls"}),
+            "",
+            message(3, speaker="assistant", provenance="described", text="a description", described_with=[7]),
+        ),
+        "t.jsonl",
+    )
+    assert transcript.numbers == [3, 7]
+    described = transcript.get(3)
+    assert described.is_described and described.described_with == (7,) and described.line == 3
+    assert transcript.get(7).tool_input == {"command": "ls"}
+    assert transcript.get(99) is None
+
+
+def test_the_empty_message_is_kept_as_empty_text():
+    transcript = parse_transcript(lines(message(5855, text="")), "t.jsonl")
+    assert transcript.get(5855).is_empty
+
+
+@pytest.mark.parametrize(
+    "records, expected",
+    [
+        ((message(1), '{"n": 2, "speaker": '), "t.jsonl:2: not valid JSON"),
+        ((message(1), "[1, 2]"), "t.jsonl:2: expected a JSON object, found a list"),
+        (({"n": 1, "speaker": "user", "text": "x"},), "t.jsonl:1: missing required field 'provenance'"),
+        ((message(1, colour="red"),), "t.jsonl:1: unknown field 'colour'"),
+        ((message(1, text=None),), "t.jsonl:1: field 'text' must be a string, found null"),
+        ((message(True),), "t.jsonl:1: field 'n' must be an integer, found a boolean"),
+        ((message(0),), "t.jsonl:1: field 'n' must be a message number of 1 or more"),
+        ((message(1, speaker="robot"),), "t.jsonl:1: field 'speaker' must be one of user, assistant, tool, unknown"),
+        ((message(1, provenance="quoted"),), "t.jsonl:1: field 'provenance' must be one of verbatim, described"),
+        ((message(1), message(2), message(1)), "t.jsonl:3: message 1 is already defined on line 1"),
+        ((message(1, provenance="described", described_with=[9]),), "t.jsonl:1: described_with names message 9"),
+        ((message(1, described_with=[2]), message(2)), "t.jsonl:1: 'described_with' is only for described messages"),
+    ],
+)
+def test_a_broken_line_is_named_by_file_and_line(records, expected):
+    assert error_of(*records).startswith(expected)
+
+
+def test_invalid_utf8_is_named_by_line():
+    with pytest.raises(TranscriptError, match=r"^t.jsonl:2: not valid UTF-8"):
+        parse_transcript([json.dumps(message(1)).encode(), b'{"text": "\xff"}'], "t.jsonl")
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(TranscriptError, match="docs/none.jsonl: transcript file not found"):
+        load_transcript(str(tmp_path / "none.jsonl"), "docs/none.jsonl")
+
+
+def test_a_folder_is_not_a_transcript(tmp_path):
+    with pytest.raises(TranscriptError, match="is a folder"):
+        load_transcript(str(tmp_path))
+
+
+def test_the_file_is_parsed_again_only_when_it_changes(tmp_path, monkeypatch):
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"".join(lines(message(1))))
+    parses = []
+    real_parse = transcript_module.parse_transcript
+    monkeypatch.setattr(transcript_module, "parse_transcript", lambda *a: parses.append(a) or real_parse(*a))
+
+    first = load_transcript(str(path))
+    assert load_transcript(str(path)) is first
+    assert len(parses) == 1
+
+    path.write_bytes(b"".join(lines(message(1), message(2))))
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert load_transcript(str(path)).numbers == [1, 2]
+    assert len(parses) == 2
