@@ -151,3 +151,18 @@ def test_converting_a_page_again_replaces_its_citations(convert):
     convert("[msg 2] once.")
     convert("[msg 2] once more.")
     assert len(convert.registry.of_message(2)) == 1
+
+
+def test_messages_described_in_one_breath_share_one_snippet():
+    records = [
+        {"n": 5, "speaker": "unknown", "provenance": "described", "text": "both", "described_with": [6]},
+        {"n": 6, "speaker": "unknown", "provenance": "described", "text": "both", "described_with": [5]},
+    ]
+    converter = Converter()
+    converter.extension.transcript = parse_transcript([json.dumps(r).encode() for r in records], "t.jsonl")
+    page = converter("Failed ([msg 5], [msg 6]).\n\nAlone [msg 6].")
+    together, alone = page.select(".msg-snippets")
+    assert len(together.select("figure")) == 1
+    assert [a.text for a in together.select("figcaption a")] == ["Message 5", "Message 6"]
+    assert together.select_one(".msg-body__note").text.startswith("The essay describes messages 5 and 6 in one sentence")
+    assert alone.select_one(".msg-body__note").text.startswith("The essay describes this message together with message 5")

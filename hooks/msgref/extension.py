@@ -150,11 +150,18 @@ class SnippetPlacer(Treeprocessor):
 
     def _add_snippets(self, block, parent, citations) -> None:
         shown = etree.Element("div", {"class": "msg-snippets"})
-        seen = set()
-        for link, message in citations:
-            if message.n not in seen:
-                seen.add(message.n)
-                shown.append(snippets.snippet(message, link.get("href")))
+        cited = {message.n: (message, link.get("href")) for link, message in citations}
+        done = set()
+        for n, (message, href) in cited.items():
+            if n in done:
+                continue
+            # Messages the essay describes in one breath, cited together: one description.
+            together = tuple(
+                cited[other] for other in message.described_with
+                if other in cited and other not in done and cited[other][0].text == message.text
+            )
+            done.update([n, *(other.n for other, _ in together)])
+            shown.append(snippets.snippet(message, href, together=together))
         if block.tag in CONTAINER_TAGS:
             block.append(shown)
         else:

@@ -58,21 +58,30 @@ def citation_link(message: Message | None, n: int, href: str | None) -> etree.El
     return link
 
 
-def message_body(message: Message, limit: int | None = None) -> etree.Element:
-    """The message's text: a quotation, a labelled description, or an empty marker."""
+def message_body(message: Message, limit: int | None = None, shown_with: tuple[int, ...] = ()) -> etree.Element:
+    """The message's text: a quotation, a labelled description, or an empty marker.
+
+    `shown_with` names messages shown together with this one under one description.
+    """
     if message.is_described:
         body = etree.Element("div", {"class": "msg-body msg-body--described"})
         label = etree.SubElement(body, "p", {"class": "msg-body__label"})
-        label.text = "Described, not quoted. The essay describes this message as:"
+        label.text = "Described, not quoted. The essay describes " + (
+            "these messages as:" if shown_with else "this message as:"
+        )
         description = etree.SubElement(body, "p", {"class": "msg-body__text"})
         description.text = shorten(message.text, limit) if limit else message.text
         if message.described_with:
-            others = " and ".join(str(n) for n in message.described_with)
             note = etree.SubElement(body, "p", {"class": "msg-body__note"})
-            note.text = (
-                f"The essay describes this message together with message {others} in one sentence, "
-                "without saying which part belongs to which."
-            )
+            if shown_with:
+                numbers = _numbers_phrase((message.n, *shown_with))
+                note.text = f"The essay describes messages {numbers} in one sentence, "
+            else:
+                note.text = (
+                    f"The essay describes this message together with message "
+                    f"{_numbers_phrase(message.described_with)} in one sentence, "
+                )
+            note.text += "without saying which part belongs to which."
         return body
     if not message.text.strip():
         if message.tool_name:
@@ -115,15 +124,27 @@ def message_details(message: Message) -> list[etree.Element]:
     return details
 
 
-def snippet(message: Message, href: str, full: bool = False) -> etree.Element:
-    """A message shown in an essay page: its body and a caption linking to the transcript."""
+def snippet(message: Message, href: str, full: bool = False, together: tuple = ()) -> etree.Element:
+    """A message shown in an essay page: its body and a caption linking to the transcript.
+
+    `together` holds (message, href) pairs that share this message's description and are
+    shown under it rather than repeated.
+    """
     figure = etree.Element("figure", {"class": f"msg-snippet msg-snippet--{message.provenance}"})
-    figure.append(message_body(message, None if full else SNIPPET_CHARS))
+    shown_with = tuple(other.n for other, _ in together)
+    figure.append(message_body(message, None if full else SNIPPET_CHARS, shown_with))
     caption = etree.SubElement(figure, "figcaption", {"class": "msg-snippet__caption"})
-    link = etree.SubElement(caption, "a", {"href": href})
-    link.text = f"Message {message.n}"
+    for index, (shown, link_to) in enumerate([(message, href), *together]):
+        link = etree.SubElement(caption, "a", {"href": link_to})
+        link.text = f"Message {shown.n}"
+        link.tail = " and " if index < len(together) else ""
     link.tail = f" · {SPEAKER_LABELS[message.speaker]} · {provenance_label(message)}"
     return figure
+
+
+def _numbers_phrase(numbers) -> str:
+    numbers = [str(n) for n in numbers]
+    return numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
 
 
 def to_html(element: etree.Element) -> str:
