@@ -71,7 +71,8 @@ def on_files(files, config):
 
 def on_page_markdown(markdown, page, config, files):
     display_path = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path))
-    _build["extension"].begin_page(page.file.src_uri, display_path, _first_body_line(page, markdown))
+    derived = page.meta.get("derived", False)  # a page that repeats others, such as the whole essay
+    _build["extension"].begin_page(page.file.src_uri, display_path, _first_body_line(page, markdown), derived)
     return markdown
 
 

@@ -8,7 +8,7 @@ from conftest import TRANSCRIPT, soup
 from essay_source import SECTIONS, as_rendered, cited_numbers, normalize, read_source
 
 # Site furniture and editorial marks: not the author's words.
-NOT_THE_ESSAY = ".headerlink, .msg-snippets, .editorial-mark, .editorial-gap, nav.essay-contents, .md-content__button"
+NOT_THE_ESSAY = ".headerlink, .paragraph-link, .msg-snippets, .editorial-mark, .editorial-gap, nav.essay-contents, .md-content__button"
 
 
 def page_html(site, page):
@@ -55,7 +55,7 @@ def test_editorial_changes_are_marked_where_they_happen(built_site):
     gap = soup(page_html(built_site, "interpretation.md")).select_one(".editorial-gap")
     assert "The source text breaks off here" in gap.text
     assert gap.a["href"] == "../note-on-the-text/#ed-2"
-    assert gap.find_previous_sibling("p").get_text().rstrip().endswith("that:")
+    assert gap.find_previous_sibling("p").contents[-2].endswith("that:")  # the last is its ¶ link
 
     note = soup(page_html(built_site, "note-on-the-text.md"))
     assert note.find(id="ed-1") and note.find(id="ed-2")

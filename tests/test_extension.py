@@ -166,3 +166,11 @@ def test_messages_described_in_one_breath_share_one_snippet():
     assert [a.text for a in together.select("figcaption a")] == ["Message 5", "Message 6"]
     assert together.select_one(".msg-body__note").text.startswith("The essay describes messages 5 and 6 in one sentence")
     assert alone.select_one(".msg-body__note").text.startswith("The essay describes this message together with message 5")
+
+
+def test_a_derived_page_is_neither_recorded_nor_warned_about(convert):
+    convert.extension.begin_page("print.md", derived=True)
+    md = markdown.Markdown(extensions=[convert.extension])
+    html = md.convert("Again [msg 2] and [msg 99] and [msg5].")
+    assert 'href="transcript.md#msg-2"' in html
+    assert convert.warnings == [] and convert.registry.of_message(2) == []

@@ -51,14 +51,19 @@ class MessageCitations(Extension):
         self.warn = warn or (lambda text: None)
         self.begin_page("page.md")
 
-    def begin_page(self, page: str, display_path: str | None = None, first_line: int = 1) -> None:
+    def begin_page(self, page: str, display_path: str | None = None, first_line: int = 1,
+                   derived: bool = False) -> None:
+        """Start a page. A derived page repeats other pages (the whole essay on one page):
+        its citations and problems are theirs, so it is neither recorded nor warned about."""
         self.page = page
         self.display_path = display_path or page
         self.first_line = first_line
+        self.derived = derived
         self.registry.forget_page(page)
 
-    def where(self, line: int | None) -> str:
-        return f"{self.display_path}:{line}" if line else self.display_path
+    def report(self, line: int | None, problem: str) -> None:
+        if not self.derived:
+            self.warn(f"{self.display_path}:{line}: {problem}" if line else f"{self.display_path}: {problem}")
 
     def extendMarkdown(self, md: Markdown) -> None:
         md.registerExtension(self)
@@ -94,7 +99,7 @@ class TagPattern(InlineProcessor):
         n, line = int(m.group(1)), tags.line_of(m.group("line"))
         message = ext.transcript.get(n)
         if message is None:
-            ext.warn(f"{ext.where(line)}: [msg {n}] is not in the transcript")
+            ext.report(line, f"[msg {n}] is not in the transcript")
             return snippets.citation_link(None, n, None), m.start(0), m.end(0)
         link = snippets.citation_link(message, n, ext.href_for(n, ext.page))
         self.found.append((link, message))
@@ -109,7 +114,7 @@ class NearMissPattern(InlineProcessor):
     def handleMatch(self, m: re.Match, data: str):
         text, line = m.group(1), tags.line_of(m.group("line"))
         n = int(tags.NUMBER_RE.search(text).group())
-        self.extension.warn(f"{self.extension.where(line)}: '{text}' looks like a message tag; write [msg {n}]")
+        self.extension.report(line, f"'{text}' looks like a message tag; write [msg {n}]")
         return text, m.start(0), m.end(0)
 
 
@@ -136,7 +141,8 @@ class SnippetPlacer(Treeprocessor):
                 ids[message.n] = ids.get(message.n, 0) + 1
                 suffix = "" if ids[message.n] == 1 else f"-{ids[message.n]}"
                 link.set("id", f"cite-{message.n}{suffix}")
-                self.extension.registry.record(Citation(message.n, self.extension.page, link.get("id"), excerpt))
+                if not self.extension.derived:
+                    self.extension.registry.record(Citation(message.n, self.extension.page, link.get("id"), excerpt))
             if _is_alone(block, citations):
                 self._replace_with_quote(block, parents[block], *citations[0])
             else:

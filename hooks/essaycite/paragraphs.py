@@ -1,0 +1,36 @@
+"""¶ self-links: each paragraph with an id links to itself, numbered in page order.
+
+The ids come from the Markdown source (see scripts/paragraph_ids.py), so a link to a
+paragraph survives edits around it; only the displayed number follows the page.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as etree
+
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.treeprocessors import Treeprocessor
+
+PARAGRAPH_TAGS = {"p", "li"}
+NESTED_BLOCK_TAGS = {"div", "figure", "ul", "ol", "blockquote", "p", "pre", "table"}
+
+
+class ParagraphLinks(Extension):
+    def extendMarkdown(self, md: Markdown) -> None:
+        # After attribute lists (8), which set the ids.
+        md.treeprocessors.register(ParagraphLinker(md), "paragraph_links", 4)
+
+
+class ParagraphLinker(Treeprocessor):
+    def run(self, root: etree.Element) -> None:
+        paragraphs = [e for e in root.iter() if e.tag in PARAGRAPH_TAGS and e.get("id")]
+        for number, paragraph in enumerate(paragraphs, start=1):
+            link = etree.Element(
+                "a",
+                {"class": "paragraph-link", "href": f"#{paragraph.get('id')}", "aria-label": f"Paragraph {number}: link"},
+            )
+            link.text = f"¶\u00a0{number}"
+            # Inside a list item, the mark ends the item's own text, before any nested block.
+            position = next((i for i, child in enumerate(paragraph) if child.tag in NESTED_BLOCK_TAGS), len(paragraph))
+            paragraph.insert(position, link)

@@ -1,0 +1,73 @@
+"""Paragraph anchors: ¶ links in the pages, and ids fixed in the source by a script."""
+
+import markdown
+from bs4 import BeautifulSoup
+
+from conftest import ROOT, build, soup
+from essaycite.paragraphs import ParagraphLinks
+from paragraph_ids import main as paragraph_ids
+
+ESSAY_PAGES = ["index.html", "context/index.html", "response/index.html", "empty-message/index.html",
+               "interpretation/index.html", "significance/index.html", "conclusion/index.html"]
+
+
+def test_paragraphs_with_ids_get_numbered_self_links():
+    source = "First.\n{ #p-one }\n\nNo id.\n\n1. Item\n    { #item-1 }\n\n    nested para\n"
+    page = BeautifulSoup(markdown.markdown(source, extensions=["attr_list", ParagraphLinks()]), "html.parser")
+    links = page.select("a.paragraph-link")
+    assert [(a["href"], a.text) for a in links] == [("#p-one", "¶\u00a01"), ("#item-1", "¶\u00a02")]
+    assert links[0].parent["id"] == "p-one"
+
+
+def test_every_essay_paragraph_has_a_unique_anchor_and_a_self_link(built_site):
+    for page in ESSAY_PAGES:
+        article = soup(built_site / page).select_one("article")
+        blocks = [p for p in article.find_all(["p", "li"]) if not p.find_parent(class_="msg-snippets")
+                  and not p.find_parent("nav") and "editorial-gap" not in p.get("class", [])
+                  and not (p.name == "li" and p.find("p"))]
+        ids = [b.get("id") or b.parent.get("id") for b in blocks]
+        assert all(ids) and len(set(ids)) == len(ids), page
+        for number, block in enumerate(blocks, start=1):
+            link = block.select_one("a.paragraph-link")
+            assert link["href"] == f"#{block.get('id') or block.parent.get('id')}" and link.text == f"¶\u00a0{number}"
+
+
+def test_anchors_stay_when_a_paragraph_is_inserted_above(project, tmp_path, built_site):
+    page = project / "docs" / "context.md"
+    heading, rest = page.read_text().split("\n", 1)
+    page.write_text(f"{heading}\n\nA new opening paragraph.\n{rest}")
+    assert paragraph_ids([str(page)]) == 0
+    assert "{ #p-a-new-opening-paragraph }" in page.read_text()
+    assert build(project, tmp_path / "site").returncode == 0
+
+    def anchored(site):
+        article = soup(site / "context/index.html").select_one("article")
+        return {p["id"]: p.get_text() for p in article.find_all("p", id=True)}
+
+    before, after = anchored(built_site), anchored(tmp_path / "site")
+    assert set(after) - set(before) == {"p-a-new-opening-paragraph"}
+    for anchor, text in before.items():
+        assert after[anchor].split("¶")[0] == text.split("¶")[0]
+
+
+def test_the_shipped_essay_has_every_paragraph_id(capsys):
+    assert paragraph_ids(["--check"]) == 0
+
+
+def test_the_check_names_file_and_line_of_a_paragraph_without_id(tmp_path, capsys):
+    page = tmp_path / "page.md"
+    page.write_text("# Title\n\nHas one.\n{ #p-has-one }\n\nHas none.\n\n<nav markdown>\n\nSkipped.\n\n</nav>\n")
+    assert paragraph_ids(["--check", str(page)]) == 1
+    assert capsys.readouterr().err == f"{page}:6: paragraph has no id\n"
+
+
+def test_the_whole_essay_is_one_page_in_order(built_site):
+    document = soup(built_site / "print/index.html")
+    article = document.select_one("article")
+    headings = [h.get_text().rstrip("¶") for h in article.find_all(["h1", "h2"])]
+    assert headings[0].startswith("The Silence That Speaks") and headings[1] == "Introduction"
+    assert headings[-1] == "Conclusion" and len(headings) == 8
+    ids = [e["id"] for e in article.find_all(id=True)]
+    assert len(ids) == len(set(ids))
+    assert article.select(".paragraph-link, nav") == []
+    assert len(article.select("a.msg-ref")) == 8
