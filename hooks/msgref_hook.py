@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File
+from mkdocs.structure.files import File, InclusionLevel
 
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations
+from msgref.redact import Redactor, redact_transcript
 from msgref.transcript import TranscriptError, load_transcript
-from msgref.transcript_pages import TranscriptLayout, fill_cited_in, page_markdown
+from msgref.transcript_pages import (TranscriptEntries, TranscriptLayout, cited_numbers, fill_cited_in,
+                                     layout_options, page_markdown)
 
 log = logging.getLogger("mkdocs.hooks.msgref")
 
@@ -32,29 +35,34 @@ _build = {}  # this build's layout, registry and extension
 
 def on_config(config):
     settings = config.extra.get("transcript", {})
-    project = os.path.dirname(config.config_file_path or ".")
+    project = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
     source = settings.get("source", "docs/transcript.jsonl")
     try:
         transcript = load_transcript(os.path.join(project, source), display_path=source)
     except TranscriptError as error:
         raise PluginError(str(error)) from None
-    if transcript is not _build.get("transcript"):
+    if transcript is not _build.get("loaded"):
         log.debug("Parsed transcript %s: %d messages", source, len(transcript))
+        _build.pop("redacted", None)
     else:
         log.debug("Transcript %s unchanged since the last build; not parsed again", source)
+    _build["loaded"] = transcript
+    if settings.get("redact", True):
+        transcript = _redacted(transcript, settings, source)
 
-    layout = TranscriptLayout(transcript, settings.get("folder", "transcript"), settings.get("messages_per_page", 500))
+    try:
+        options = layout_options(settings)
+    except ValueError as error:
+        raise PluginError(f"mkdocs.yml: extra.transcript: {error}") from None
     registry = CitationRegistry()
-    extension = MessageCitations(transcript, layout.href, registry, warn=log.warning)
+    # The layout depends on which messages the pages cite, so it is made in on_files.
+    extension = MessageCitations(transcript, lambda n, page: _build["layout"].href(n, page), registry, warn=log.warning)
     config.markdown_extensions.append(extension)
+    config.markdown_extensions.append(TranscriptEntries(lambda: _build["layout"]))
     if "attr_list" not in config.markdown_extensions:
         config.markdown_extensions.append("attr_list")  # the transcript headings carry ids
-    _build.update(transcript=transcript, layout=layout, registry=registry, extension=extension,
-                  source=os.path.abspath(os.path.join(project, source)))
-
-    essay = config.extra.get("essay", {})
-    if not config.copyright and config.site_author and essay.get("published"):
-        config.copyright = f"{config.site_author} · published {essay['published']} · edition {essay.get('edition', 1)}"
+    _build.update(transcript=transcript, options=options, registry=registry, extension=extension,
+                  project=project, source=os.path.abspath(os.path.join(project, source)))
     return config
 
 
@@ -62,15 +70,20 @@ def on_files(files, config):
     source = files.get_file_from_path(os.path.relpath(_build["source"], config.docs_dir))
     if source is not None and _build["source"] == os.path.abspath(source.abs_src_path):
         files.remove(source)  # the raw transcript is an input, not a page or asset
-    layout = _build["layout"]
+    cited = cited_numbers(file.content_string for file in files.documentation_pages())
+    layout = _build["layout"] = TranscriptLayout(_build["transcript"], cited=cited, **_build["options"])
     for index in range(len(layout.pages)):
         content = page_markdown(layout, index, TRANSCRIPT_INTRO)
-        files.append(File.generated(config, layout.page_src(index), content=content))
+        inclusion = InclusionLevel.UNDEFINED if index == 0 else InclusionLevel.NOT_IN_NAV  # the pager links them
+        files.append(File.generated(config, layout.page_src(index), content=content, inclusion=inclusion))
+    for src, text in layout.whole_texts():  # messages too long to show whole on their page
+        files.append(File.generated(config, src, content=text))
     return files
 
 
 def on_page_markdown(markdown, page, config, files):
-    display_path = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path))
+    # Named as the transcript is: relative to the folder of mkdocs.yml.
+    display_path = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), _build["project"])
     derived = page.meta.get("derived", False)  # a page that repeats others, such as the whole essay
     _build["extension"].begin_page(page.file.src_uri, display_path, _first_body_line(page, markdown), derived)
     return markdown
@@ -91,6 +104,23 @@ def on_env(env, config, files):
 
         page.content = fill_cited_in(page.content, registry.of_message, link_for, title_of)
     return env
+
+
+def _redacted(transcript, settings, source):
+    """The transcript with secrets redacted; redone only when the file or the settings change."""
+    rules = (settings.get("redact_patterns") or {}, settings.get("redact_allow") or [])
+    if _build.get("redacted", (None,))[0] != rules:
+        try:
+            redactor = Redactor(*rules)
+        except re.error as error:
+            raise PluginError(
+                f"mkdocs.yml: extra.transcript.redact_patterns: not a valid regular expression: {error}"
+            ) from None
+        clean, found = redact_transcript(transcript, redactor)
+        for n, kind in found:
+            log.info("Redacted a secret in %s: message %d (%s)", source, n, kind)
+        _build["redacted"] = (rules, clean)
+    return _build["redacted"][1]
 
 
 def _first_body_line(page, markdown: str) -> int:

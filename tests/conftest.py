@@ -47,11 +47,16 @@ def soup(path: Path) -> BeautifulSoup:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The shipped site, built once with `mkdocs build --strict`."""
+    """The shipped site, built once with `mkdocs build --strict`, with its PDF as published."""
     site = tmp_path_factory.mktemp("site")
     result = build(ROOT, site)
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
+    pdf = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "essay_pdf.py"), str(site), "-o", str(site / "essay.pdf")],
+        capture_output=True, text=True, timeout=180,
+    )
+    assert pdf.returncode == 0, pdf.stderr
     return site
 
 

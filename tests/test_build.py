@@ -174,3 +174,31 @@ def test_a_broken_transcript_stops_the_build_naming_file_and_line(project, tmp_p
     assert result.returncode == 1
     assert re.search(rf"ERROR\s+-\s+{re.escape(expected)}", result.stderr), result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_secrets_in_the_transcript_never_reach_the_site(project, tmp_path):
+    from test_redact import planted_secrets
+
+    secrets = planted_secrets()
+    transcript = project / "docs" / "transcript.jsonl"
+    records = [
+        {"n": 9000 + i, "speaker": "tool", "provenance": "verbatim", "text": line,
+         "tool_name": "Bash", "tool_input": {"command": line}, "thinking": f"It printed: {line}"}
+        for i, (line, _) in enumerate(secrets.values())
+    ]
+    transcript.write_text(transcript.read_text() + "".join(json.dumps(r) + "\n" for r in records))
+    page = project / "docs" / "conclusion.md"
+    page.write_text(page.read_text() + "\n\n" + " ".join(f"[msg {r['n']}]" for r in records) + "\n")
+
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    for kind in secrets:
+        assert f"({kind})" in result.stderr  # the report names message and kind
+    for path in (tmp_path / "site").rglob("*"):
+        if path.is_file():
+            content = path.read_bytes()
+            for kind, (_, secret) in secrets.items():
+                for piece in secret.strip().splitlines():
+                    assert piece.encode() not in content or len(piece) < 16, f"{kind} in {path}"
+    shown = soup(tmp_path / "site/transcript/index.html").get_text()
+    assert "[REDACTED: anthropic-key]" in shown and "[REDACTED: private-key]" in shown

@@ -5,7 +5,7 @@ from bs4 import BeautifulSoup
 
 from msgref.citations import Citation
 from msgref.transcript import parse_transcript
-from msgref.transcript_pages import TranscriptLayout, fill_cited_in, page_markdown
+from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, fill_cited_in, page_markdown
 
 
 def transcript(*numbers, **fields):
@@ -13,9 +13,12 @@ def transcript(*numbers, **fields):
     return parse_transcript([json.dumps(r).encode() for r in records], "t.jsonl")
 
 
+def to_html(layout, index) -> str:
+    return markdown.markdown(page_markdown(layout, index), extensions=["attr_list", TranscriptEntries(lambda: layout)])
+
+
 def render(layout, index) -> BeautifulSoup:
-    html = markdown.markdown(page_markdown(layout, index), extensions=["attr_list"])
-    return BeautifulSoup(html, "html.parser")
+    return BeautifulSoup(to_html(layout, index), "html.parser")
 
 
 def test_pages_hold_at_most_the_configured_number_of_messages():
@@ -58,7 +61,7 @@ def test_imported_details_are_shown_as_text():
 
 def test_cited_in_lists_link_back_to_each_citation():
     layout = TranscriptLayout(transcript(1, 2))
-    html = markdown.markdown(page_markdown(layout, 0), extensions=["attr_list"])
+    html = to_html(layout, 0)
     citations = {1: [Citation(1, "a.md", "cite-1", "An excerpt.")]}
     filled = BeautifulSoup(
         fill_cited_in(html, lambda n: citations.get(n, []), lambda c: f"../{c.page}#{c.anchor}", lambda src: src.upper()),

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
+
+try:
+    from orjson import loads as _fast_loads  # several times faster than the standard library
+except ImportError:  # pragma: no cover - the standard library alone gives the same results
+    _fast_loads = None
 
 SPEAKERS = ("user", "assistant", "tool", "unknown")
 PROVENANCES = ("verbatim", "described")
@@ -49,6 +55,11 @@ class Message:
         return self.text == ""
 
 
+_FIELD_TYPES = {**REQUIRED_FIELDS, **OPTIONAL_FIELDS}
+_TYPED_FIELDS = [(name, expected) for name, expected in _FIELD_TYPES.items() if expected is not object]
+_MISSING = object()
+
+
 class Transcript:
     """Messages by number, in the order of their numbers."""
 
@@ -58,61 +69,127 @@ class Transcript:
         self.numbers = list(self._by_number)
 
     def __len__(self) -> int:
-        return len(self._by_number)
+        return len(self.numbers)
 
     def __iter__(self):
-        return iter(self._by_number.values())
+        return (self.get(n) for n in self.numbers)
+
+    def __contains__(self, n: int) -> bool:
+        return self.get(n) is not None
 
     def get(self, n: int) -> Message | None:
         return self._by_number.get(n)
 
 
-def parse_transcript(raw_lines, path: str) -> Transcript:
-    """Parse an iterable of byte lines; `path` is how errors name the file."""
-    messages: dict[int, Message] = {}
+class IndexedTranscript(Transcript):
+    """A transcript file that keeps in memory only where each message's line starts.
+
+    A message is read again from the file when it is asked for (the last few thousand
+    stay cached), so memory grows with the number of messages, not with their size.
+    """
+
+    CACHED_MESSAGES = 4096
+
+    def __init__(self, locations: dict[int, tuple[int, int]], path: str, file_path: str):
+        self.path = path
+        self._file_path = file_path
+        self._locations = dict(sorted(locations.items()))  # n -> (byte offset, line number)
+        self.numbers = list(self._locations)
+        self._read = functools.lru_cache(maxsize=self.CACHED_MESSAGES)(self._read_message)
+
+    def __contains__(self, n: int) -> bool:
+        return n in self._locations
+
+    def get(self, n: int) -> Message | None:
+        return self._read(n) if n in self._locations else None
+
+    def _read_message(self, n: int) -> Message:
+        offset, line_number = self._locations[n]
+        try:
+            with open(self._file_path, "rb") as file:
+                file.seek(offset)
+                raw = file.readline()
+            record = _record_of_line(raw, f"{self.path}:{line_number}")
+        except (OSError, TranscriptError):
+            record = None
+        if not isinstance(record, dict) or record.get("n") != n:
+            raise TranscriptError(f"{self.path}: the file changed while the site was being built; build again")
+        return _message_from_record(record, line_number)
+
+
+def parse_transcript(raw_lines, path: str, file_path: str | None = None) -> Transcript:
+    """Parse an iterable of byte lines; `path` is how errors name the file.
+
+    Given `file_path`, the file the lines come from, the transcript keeps only where
+    each message is and reads it again when asked for: see `IndexedTranscript`.
+    """
+    records = _checked_records(raw_lines, path)
+    if file_path is not None:
+        locations = {record["n"]: (offset, line_number) for record, line_number, offset in records}
+        return IndexedTranscript(locations, path, file_path)
+    messages = [_message_from_record(record, line_number) for record, line_number, _ in records]
+    return Transcript(messages, path)
+
+
+def _checked_records(raw_lines, path: str):
+    """Yield (record, line number, byte offset) for each message line, checking the whole file."""
+    line_of: dict[int, int] = {}
+    describing: list[tuple[int, list[int]]] = []  # (line, described_with) to check at the end
+    offset = 0
     for line_number, raw in enumerate(raw_lines, start=1):
         where = f"{path}:{line_number}"
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise TranscriptError(f"{where}: not valid UTF-8 (byte {error.start + 1})") from None
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise TranscriptError(f"{where}: not valid JSON: {error.msg} (column {error.colno})") from None
-        message = _message_from_record(record, where, line_number)
-        if message.n in messages:
-            first = messages[message.n].line
-            raise TranscriptError(f"{where}: message {message.n} is already defined on line {first}")
-        messages[message.n] = message
-    for message in messages.values():
-        for other in message.described_with:
-            if other not in messages:
+        record = _record_of_line(raw, where)
+        if record is not None:
+            _check_record(record, where)
+            n = record["n"]
+            first = line_of.setdefault(n, line_number)
+            if first != line_number:
+                raise TranscriptError(f"{where}: message {n} is already defined on line {first}")
+            if record.get("described_with"):
+                describing.append((line_number, record["described_with"]))
+            yield record, line_number, offset
+        offset += len(raw)
+    for line_number, others in describing:
+        for other in others:
+            if other not in line_of:
                 raise TranscriptError(
-                    f"{path}:{message.line}: described_with names message {other}, "
-                    "which is not in the transcript"
+                    f"{path}:{line_number}: described_with names message {other}, which is not in the transcript"
                 )
-    return Transcript(list(messages.values()), path)
 
 
-def _message_from_record(record, where: str, line_number: int) -> Message:
+def _record_of_line(raw: bytes, where: str):
+    """The JSON value of one line, or None for a blank line."""
+    if _fast_loads is not None:
+        try:
+            return _fast_loads(raw)
+        except ValueError:
+            pass  # a blank line, an error to name, or JSON only the standard library reads
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise TranscriptError(f"{where}: not valid UTF-8 (byte {error.start + 1})") from None
+    if not line.strip():
+        return None
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        raise TranscriptError(f"{where}: not valid JSON: {error.msg} (column {error.colno})") from None
+
+
+def _check_record(record, where: str) -> None:
     if not isinstance(record, dict):
         raise TranscriptError(f"{where}: expected a JSON object, found {_json_type(record)}")
     missing = [name for name in REQUIRED_FIELDS if name not in record]
     if missing:
         raise TranscriptError(f"{where}: missing required field {', '.join(map(repr, missing))}")
-    unknown = sorted(set(record) - set(REQUIRED_FIELDS) - set(OPTIONAL_FIELDS))
-    if unknown:
-        known = ", ".join([*REQUIRED_FIELDS, *OPTIONAL_FIELDS])
+    if not record.keys() <= _FIELD_TYPES.keys():
+        unknown = sorted(set(record) - set(_FIELD_TYPES))
+        known = ", ".join(_FIELD_TYPES)
         raise TranscriptError(f"{where}: unknown field {', '.join(map(repr, unknown))} (known fields: {known})")
-    for name, expected in {**REQUIRED_FIELDS, **OPTIONAL_FIELDS}.items():
-        if name not in record or expected is object:
-            continue
-        value = record[name]
+    for name, expected in _TYPED_FIELDS:
+        value = record.get(name, _MISSING)
         # bool is a subclass of int in Python, but true is no message number.
-        if not isinstance(value, expected) or isinstance(value, bool):
+        if value is not _MISSING and (not isinstance(value, expected) or isinstance(value, bool)):
             raise TranscriptError(f"{where}: field {name!r} must be {_json_name(expected)}, found {_json_type(value)}")
     if record["n"] < 1:
         raise TranscriptError(f"{where}: field 'n' must be a message number of 1 or more, found {record['n']}")
@@ -127,8 +204,12 @@ def _message_from_record(record, where: str, line_number: int) -> Message:
         raise TranscriptError(f"{where}: 'described_with' is only for described messages")
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in described_with):
         raise TranscriptError(f"{where}: field 'described_with' must be a list of message numbers")
-    fields = {name: record.get(name) for name in [*REQUIRED_FIELDS, *OPTIONAL_FIELDS]}
-    fields["described_with"] = tuple(described_with)
+
+
+def _message_from_record(record: dict, line_number: int) -> Message:
+    """A message from a record that `_check_record` accepted."""
+    fields = {name: record.get(name) for name in _FIELD_TYPES}
+    fields["described_with"] = tuple(record.get("described_with", ()))
     return Message(**fields, line=line_number)
 
 
@@ -168,7 +249,7 @@ def load_transcript(path: str, display_path: str | None = None) -> Transcript:
         return cached[1]
     try:
         with open(path, "rb") as file:
-            transcript = parse_transcript(file, display_path)
+            transcript = parse_transcript(file, display_path, path)
     except IsADirectoryError:
         raise TranscriptError(f"{display_path}: is a folder, not a transcript file") from None
     _cache[path] = (key, transcript)

@@ -1,35 +1,102 @@
 """The transcript as pages of the site, generated from the transcript file.
 
-Each message gets a heading with the stable anchor `msg-N`. Which page holds a
-message follows from the order of message numbers and the page size alone.
+Each shown message gets a heading with the stable anchor `msg-N`. Which messages are
+shown follows from the citations: every message the essay cites and `context`
+messages before and after each (or every message, when `context` is None); which page
+holds a shown message follows from their order and the page size alone.
+
+A page's Markdown holds only its title, introduction and pager. Its messages are added
+by the `TranscriptEntries` Markdown extension as ready-made elements, after the
+Markdown has been parsed: a transcript page can hold hundreds of messages, and parsing
+each one as Markdown made the transcript the slowest part of a build.
 """
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import posixpath
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
 
 from . import snippets
 from .citations import Citation
+from .tags import TAG_RE
 from .transcript import Transcript
 
 CITED_IN_PLACEHOLDER = '<div class="msg-cited-in" data-msg="{n}"></div>'
 _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
+ENTRIES_MARKER = "<!-- msgref: messages of transcript page {index} -->"
+_ENTRIES_MARKER_RE = re.compile(r"<!-- msgref: messages of transcript page (\d+) -->")
+DEFAULT_CONTEXT = 2
+DEFAULT_MESSAGE_CHARS = 5000
+
+
+def layout_options(settings: dict) -> dict:
+    """The layout's arguments from the `extra.transcript` settings; ValueError names a bad one."""
+    folder = settings.get("folder", "transcript")
+    per_page = settings.get("messages_per_page", 500)
+    context = settings.get("context", DEFAULT_CONTEXT)
+    message_chars = settings.get("message_chars", DEFAULT_MESSAGE_CHARS)
+    search = settings.get("search", False)
+    if not isinstance(folder, str) or not folder.strip("/"):
+        raise ValueError(f"'folder' must be a folder name, found {folder!r}")
+    if not isinstance(per_page, int) or isinstance(per_page, bool) or per_page < 1:
+        raise ValueError(f"'messages_per_page' must be a whole number of 1 or more, found {per_page!r}")
+    if context == "all":
+        context = None
+    elif not isinstance(context, int) or isinstance(context, bool) or context < 0:
+        raise ValueError(f"'context' must be a whole number of 0 or more, or all, found {context!r}")
+    if not isinstance(message_chars, int) or isinstance(message_chars, bool) or message_chars < 1:
+        raise ValueError(f"'message_chars' must be a whole number of 1 or more, found {message_chars!r}")
+    if not isinstance(search, bool):
+        raise ValueError(f"'search' must be true or false, found {search!r}")
+    return {"folder": folder.strip("/"), "per_page": per_page, "context": context,
+            "message_chars": message_chars, "search": search}
+
+
+def cited_numbers(markdown_texts: Iterable[str]) -> set[int]:
+    """Every message number tagged in the texts (tags in code too: a few extra shown is harmless)."""
+    return {int(n) for text in markdown_texts for n in TAG_RE.findall(text)}
 
 
 class TranscriptLayout:
-    """Which generated page holds which message, and the links between them."""
+    """Which messages are shown, which generated page holds each, and the links between them."""
 
-    def __init__(self, transcript: Transcript, folder: str = "transcript", per_page: int = 500):
+    def __init__(self, transcript: Transcript, folder: str = "transcript", per_page: int = 500,
+                 cited: Iterable[int] = (), context: int | None = None, message_chars: int | None = None,
+                 search: bool = True):
         if per_page < 1:
             raise ValueError("messages per page must be 1 or more")
         self.transcript = transcript
         self.folder = folder
+        self.context = context
+        self.message_chars = message_chars  # longer texts are cut, the whole text put in a file
+        self.search = search  # whether the site's search indexes the transcript pages
         numbers = transcript.numbers
-        self.pages = [numbers[i : i + per_page] for i in range(0, len(numbers), per_page)] or [[]]
+        if context is None:
+            positions = range(len(numbers))
+            self.cited_count = len(numbers)
+        else:
+            if context < 0:
+                raise ValueError("context must be 0 or more messages")
+            found = [i for i in map(lambda n: _position(numbers, n), set(cited)) if i is not None]
+            positions = sorted({p for i in found for p in range(max(0, i - context), min(len(numbers), i + context + 1))})
+            self.cited_count = len(found)
+        self.positions = list(positions)  # of each shown message in the transcript, in order
+        shown = [numbers[i] for i in self.positions]
+        self.pages = [shown[i : i + per_page] for i in range(0, len(shown), per_page)] or [[]]
         self._page_of = {n: i for i, chunk in enumerate(self.pages) for n in chunk}
+
+    @property
+    def shows_all(self) -> bool:
+        return len(self.positions) == len(self.transcript)
 
     def page_src(self, index: int) -> str:
         name = "index.md" if index == 0 else f"page-{index + 1}.md"
@@ -39,8 +106,22 @@ class TranscriptLayout:
         index = self._page_of.get(n)
         return None if index is None else self.page_src(index)
 
+    def text_file_src(self, n: int) -> str:
+        return posixpath.join(self.folder, "messages", f"msg-{n}.txt")
+
+    def is_cut(self, message) -> bool:
+        return self.message_chars is not None and len(message.text) > self.message_chars
+
+    def whole_texts(self):
+        """(source path, text) of each shown message too long to show whole."""
+        for chunk in self.pages:
+            for n in chunk:
+                message = self.transcript.get(n)
+                if self.is_cut(message):
+                    yield self.text_file_src(n), message.text
+
     def href(self, n: int, from_page: str) -> str | None:
-        """A Markdown link from the source file `from_page` to message n."""
+        """A Markdown link from the source file `from_page` to message n, if n is shown."""
         target = self.src_of(n)
         if target is None:
             return None
@@ -49,34 +130,32 @@ class TranscriptLayout:
         return posixpath.relpath(target, posixpath.dirname(from_page) or ".") + f"#msg-{n}"
 
 
+def _position(numbers: list[int], n: int) -> int | None:
+    i = bisect.bisect_left(numbers, n)
+    return i if i < len(numbers) and numbers[i] == n else None
+
+
 def page_markdown(layout: TranscriptLayout, index: int, intro: str = "") -> str:
-    """The Markdown of one transcript page."""
+    """The Markdown of one transcript page; `TranscriptEntries` adds its messages."""
     chunk = layout.pages[index]
-    here = layout.page_src(index)
     title = "Transcript" if len(layout.pages) == 1 else f"Transcript, messages {chunk[0]}–{chunk[-1]}"
-    parts = [f"# {title}", intro.strip()]
+    parts = [f"# {title}", intro.strip(), _summary(layout)]
     if len(layout.pages) > 1:
         parts.append(_pager(layout, index))
-    numbers = layout.transcript.numbers
-    first = sum(len(page) for page in layout.pages[:index])
-    for i, n in enumerate(chunk, start=first):
-        message = layout.transcript.get(n)
-        parts.append(f"## Message {n} — {snippets.SPEAKER_LABELS[message.speaker]} {{ #msg-{n} }}")
-        parts.append(snippets.to_html(snippets.message_body(message)))
-        parts.extend(snippets.to_html(detail) for detail in snippets.message_details(message))
-        parts.append(f'<p class="msg-provenance">{snippets.provenance_label(message).capitalize()}.</p>')
-        parts.append(_neighbours(layout, here, numbers, i))
-        parts.append(CITED_IN_PLACEHOLDER.format(n=n))
-    return "\n\n".join(part for part in parts if part) + "\n"
+    parts.append(ENTRIES_MARKER.format(index=index))
+    # Left out of the search index unless asked for: indexing hundreds of messages is
+    # the largest part of building a transcript page.
+    front_matter = "" if layout.search else "---\nsearch:\n  exclude: true\n---\n\n"
+    return front_matter + "\n\n".join(part for part in parts if part) + "\n"
 
 
-def _neighbours(layout: TranscriptLayout, here: str, numbers: list[int], i: int) -> str:
-    links = []
-    if i > 0:
-        links.append(f"[← Message {numbers[i - 1]}]({layout.href(numbers[i - 1], here)})")
-    if i + 1 < len(numbers):
-        links.append(f"[Message {numbers[i + 1]} →]({layout.href(numbers[i + 1], here)})")
-    return " · ".join(links) + "\n{ .msg-neighbours }" if links else ""
+def _summary(layout: TranscriptLayout) -> str:
+    if layout.shows_all:
+        return ""
+    total, cited, shown = len(layout.transcript), layout.cited_count, len(layout.positions)
+    around = f" and the {layout.context} before and after each" if layout.context else ""
+    return (f"The transcript has {total:,} messages. These pages show the {cited:,} that the essay cites"
+            f"{around}, {shown:,} in all; the others are left out.\n{{ .msg-summary }}")
 
 
 def _pager(layout: TranscriptLayout, index: int) -> str:
@@ -86,6 +165,129 @@ def _pager(layout: TranscriptLayout, index: int) -> str:
         href = posixpath.relpath(layout.page_src(i), posixpath.dirname(layout.page_src(index)))
         items.append(f"**{label}**" if i == index else f"[{label}]({href})")
     return " · ".join(items) + "\n{ .msg-pager }"
+
+
+class TranscriptEntries(Extension):
+    """Adds a transcript page's messages where its Markdown holds the entries marker.
+
+    `layout_of()` gives the layout of the build in progress.
+    """
+
+    def __init__(self, layout_of: Callable[[], TranscriptLayout]):
+        super().__init__()
+        self.layout_of = layout_of
+        self.pending: int | None = None  # the page whose marker was found
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.registerExtension(self)
+        # Before every other preprocessor, so that nothing reads the marker as raw HTML.
+        md.preprocessors.register(_MarkerFinder(md, self), "msgref_entries_marker", 45)
+        # After inline patterns (20) and attribute lists (8); before the table of contents
+        # (5), MkDocs' anchor list (5) and its link rewriting (0), which thus see the entries.
+        md.treeprocessors.register(_EntriesAdder(md, self), "msgref_entries", 7)
+
+    def reset(self) -> None:
+        self.pending = None
+
+
+class _MarkerFinder(Preprocessor):
+    def __init__(self, md: Markdown, extension: TranscriptEntries):
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.extension.pending = None
+        kept = []
+        for line in lines:
+            match = _ENTRIES_MARKER_RE.fullmatch(line.strip())
+            if match and self.extension.pending is None:
+                self.extension.pending = int(match.group(1))
+            else:
+                kept.append(line)
+        return kept
+
+
+class _EntriesAdder(Treeprocessor):
+    def __init__(self, md: Markdown, extension: TranscriptEntries):
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, root: etree.Element) -> None:
+        index, self.extension.pending = self.extension.pending, None
+        if index is not None:
+            root.extend(page_entries(self.extension.layout_of(), index, self.md.htmlStash.store))
+
+
+def page_entries(layout: TranscriptLayout, index: int, stash: Callable[[str], str]) -> list[etree.Element]:
+    """The elements of one page's messages. `stash(html)` keeps finished HTML out of the
+    Markdown processing and returns the placeholder that stands for it until output."""
+    chunk = layout.pages[index]
+    here = layout.page_src(index)
+    numbers = layout.transcript.numbers
+    first = sum(len(page) for page in layout.pages[:index])
+    elements = []
+    for k, n in enumerate(chunk, start=first):
+        position = layout.positions[k]
+        previous = layout.positions[k - 1] if k > 0 else -1
+        if position - previous > 1:
+            elements.append(_gap(numbers, previous + 1, position - 1))
+        message = layout.transcript.get(n)
+        heading = etree.Element("h2", {"id": f"msg-{n}"})
+        heading.text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
+        body = etree.Element("p")
+        body.text = stash("".join(snippets.to_html(part) for part in _message_parts(layout, message, here)))
+        elements += [heading, body]
+        links = []  # to the previous and next shown message
+        if k > 0:
+            links.append((numbers[previous], "← Message {}"))
+        if k + 1 < len(layout.positions):
+            links.append((numbers[layout.positions[k + 1]], "Message {} →"))
+        if links:
+            elements.append(_neighbours(layout, here, links))
+        elements.append(etree.Element("div", {"class": "msg-cited-in", "data-msg": str(n)}))
+    if index == len(layout.pages) - 1 and layout.positions and layout.positions[-1] < len(numbers) - 1:
+        elements.append(_gap(numbers, layout.positions[-1] + 1, len(numbers) - 1))
+    return elements
+
+
+def _message_parts(layout: TranscriptLayout, message, here: str) -> list[etree.Element]:
+    provenance = etree.Element("p", {"class": "msg-provenance"})
+    provenance.text = f"{snippets.provenance_label(message).capitalize()}."
+    if not layout.is_cut(message):
+        return [snippets.message_body(message), *snippets.message_details(message), provenance]
+    shown = _cut(message.text, layout.message_chars)
+    note = etree.Element("p", {"class": "msg-cut"})
+    note.text = f"Shown: the first {len(shown):,} of {len(message.text):,} characters. "
+    href = posixpath.relpath(layout.text_file_src(message.n), posixpath.dirname(here))
+    link = etree.SubElement(note, "a", {"href": href})
+    link.text = "The whole message, as plain text"
+    link.tail = f" ({len(message.text.encode()) / 1000:,.0f} KB)."
+    body = snippets.message_body(dataclasses.replace(message, text=shown))
+    return [body, note, *snippets.message_details(message), provenance]
+
+
+def _cut(text: str, limit: int) -> str:
+    """The start of `text`, up to `limit` characters, ending at a line break where one is near."""
+    line_end = text.rfind("\n", 0, limit)
+    return text[:line_end] if line_end > limit // 2 else text[:limit]
+
+
+def _neighbours(layout: TranscriptLayout, here: str, links: list[tuple[int, str]]) -> etree.Element:
+    paragraph = etree.Element("p", {"class": "msg-neighbours"})
+    for i, (n, label) in enumerate(links):
+        link = etree.SubElement(paragraph, "a", {"href": layout.href(n, here)})
+        link.text = label.format(n)
+        link.tail = " · " if i + 1 < len(links) else None
+    return paragraph
+
+
+def _gap(numbers: list[int], first: int, last: int) -> etree.Element:
+    """A note for the messages at positions first..last, which are left out."""
+    note = etree.Element("p", {"class": "msg-gap"})
+    count = last - first + 1
+    which = f"message {numbers[first]}" if count == 1 else f"messages {numbers[first]}–{numbers[last]} ({count:,} messages)"
+    note.text = f"Not shown: {which}, which the essay does not cite."
+    return note
 
 
 def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link_for: Callable[[Citation], str],

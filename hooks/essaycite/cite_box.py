@@ -1,0 +1,61 @@
+"""The "Cite this" blocks of the pages: each style's citation, ready to copy."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as etree
+
+from .formats import Reference
+
+
+def citation_list(references: dict[str, Reference]) -> etree.Element:
+    """A definition list: each style's name, its citation and a button that copies it."""
+    styles = etree.Element("dl", {"class": "citations"})
+    for style, reference in references.items():
+        etree.SubElement(styles, "dt").text = style
+        entry = etree.SubElement(styles, "dd")
+        if style == "BibTeX":
+            etree.SubElement(etree.SubElement(entry, "pre"), "code").text = reference.text.rstrip()
+        else:
+            _append_runs(etree.SubElement(entry, "p", {"class": "citation"}), reference)
+        button = etree.SubElement(
+            entry, "button", {"type": "button", "class": "cite-copy", "data-copy": reference.text.rstrip()}
+        )
+        button.text = f"Copy {style}"
+    return styles
+
+
+def cite_box(summary: str, references: dict[str, Reference], links: list[tuple[str, str]]) -> etree.Element:
+    """A disclosure block: closed, it reads `summary`; open, it shows the citations and links."""
+    box = etree.Element("details", {"class": "cite-this"})
+    etree.SubElement(box, "summary").text = summary
+    box.append(citation_list(references))
+    if links:
+        box.append(link_line(links))
+    return box
+
+
+def link_line(links: list[tuple[str, str]]) -> etree.Element:
+    line = etree.Element("p", {"class": "cite-links"})
+    for index, (label, href) in enumerate(links):
+        link = etree.SubElement(line, "a", {"href": href})
+        link.text = label
+        link.tail = " · " if index < len(links) - 1 else ""
+    return line
+
+
+def to_html(element: etree.Element) -> str:
+    return etree.tostring(element, encoding="unicode", method="html")
+
+
+def _append_runs(parent: etree.Element, reference: Reference) -> None:
+    """Text, italics and links of a reference, as elements, so every part is escaped."""
+    last = None
+    for kind, text in reference.runs:
+        if kind == "text":
+            if last is None:
+                parent.text = (parent.text or "") + text
+            else:
+                last.tail = (last.tail or "") + text
+            continue
+        last = etree.SubElement(parent, "i" if kind == "italic" else "a", {"href": text} if kind == "url" else {})
+        last.text = text

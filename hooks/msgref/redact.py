@@ -1,0 +1,211 @@
+"""Secret redaction for transcript messages.
+
+Each secret found in a string is replaced by `[REDACTED: kind]`; the text around it
+(an assignment's name, a URL's user and host, the word `Bearer`) is kept. The same
+redaction runs when a log is imported and again when the site is built, so it must
+leave its own output unchanged: no pattern matches a `[REDACTED: ...]` marker.
+
+The patterns are written here rather than taken from a secret-scanning library:
+detect-secrets, the widely used Python scanner, reports secret values line by line
+without their positions, has no pattern for Anthropic, Hugging Face or Google keys,
+Bearer tokens or `github_pat_` tokens, matches only the first line of a private key,
+and only the older form of OpenAI keys; what it would cover is a handful of one-line
+patterns. Plain Python only: nothing here imports MkDocs or Markdown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MARKER = "[REDACTED: {kind}]"
+
+# Characters that may stand right before a key's prefix; a letter, digit, `_` or `-`
+# there means the prefix is part of a longer word ("task-", "disk-").
+_START = r"(?<![A-Za-z0-9_-])"
+_NOT_MARKER = r"(?!\[REDACTED)"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    kind: str
+    regex: re.Pattern
+    # The group holding the secret; 0 is the whole match. Text outside it is kept.
+    group: int | str = 0
+    # Strings of which one must be in the text (in lower case if `hints_lower`) for
+    # the pattern to be tried: a substring test is far faster than a regex search.
+    hints: tuple[str, ...] = ()
+    hints_lower: bool = False
+
+
+def _pattern(kind: str, regex: str, group: int | str = 0, hints=(), hints_lower: bool = False) -> Pattern:
+    return Pattern(kind, re.compile(regex), group, tuple(hints), hints_lower)
+
+
+# Most specific first: a token found by an earlier pattern is already a marker when a
+# later, broader one (an assignment, a Bearer header) looks at the same text.
+BUILTIN_PATTERNS: tuple[Pattern, ...] = (
+    _pattern(
+        "private-key",
+        # A PEM or OpenSSH block; without its END line (a cut-off output), the base64
+        # body after the BEGIN line, written with real or escaped line breaks.
+        r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+        r"(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=:,\s-]|\\[nr])*)",
+        hints=["PRIVATE KEY"],
+    ),
+    _pattern("anthropic-key", _START + r"sk-ant-[A-Za-z0-9_-]{20,}", hints=["sk-ant-"]),
+    _pattern(
+        "openai-key",
+        # Project, service-account and admin keys carry `-` and `_`; a bare `sk-` key
+        # must start with 20 characters without `-`, which kebab-case words rarely do.
+        _START + r"sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9_]{20,}[A-Za-z0-9_-]*)",
+        hints=["sk-"],
+    ),
+    _pattern("huggingface-token", r"(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,}", hints=["hf_"]),
+    _pattern(
+        "github-token",
+        r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+        hints=["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+    ),
+    _pattern(
+        "aws-access-key",
+        r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
+        hints=["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
+    ),
+    _pattern("slack-token", r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}", hints=["xox"]),
+    _pattern("google-api-key", _START + r"AIza[A-Za-z0-9_-]{30,}", hints=["AIza"]),
+    _pattern("jwt", _START + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", hints=["eyJ"]),
+    _pattern(
+        "url-password",
+        # scheme://user:password@host keeps the user and the host.
+        r"://[^\s:/?#@\[\]\"'<>]*:" + _NOT_MARKER + r"(?P<secret>[^\s/?#@\"'<>]+)@",
+        "secret",
+        hints=["://"],
+    ),
+    _pattern(
+        "bearer-token",
+        # After an Authorization header any value but a variable ($TOKEN, ${TOKEN},
+        # <token>) is a secret; elsewhere the word Bearer must be followed by something
+        # token-like (long, or with a digit), so that prose such as "Bearer
+        # authentication" is left alone.
+        r"(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?i:bearer)\s+"
+        + _NOT_MARKER + r"(?![$%{<])(?P<secret>[^\s\"',;]+)"
+        r"|(?i:\bbearer)\s+" + _NOT_MARKER
+        + r"(?P<token>(?=[A-Za-z0-9._~+/-]{20})[A-Za-z0-9._~+/-]+=*"
+        r"|(?=[A-Za-z0-9._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)",
+        "secret|token",
+        hints=["bearer"],
+        hints_lower=True,
+    ),
+    _pattern(
+        "secret-assignment",
+        # NAME_KEY=, NAME_TOKEN=, NAME_SECRET=, PASSWORD= (any case, `-` or `_`), in
+        # shell, env files, code and command-line flags: the word starts the name or
+        # follows `_` or `-`. The value is left alone when it is code rather than a
+        # literal: a variable, a template, a call, an index or None.
+        r"(?:(?<=[_-])|(?<![A-Za-z0-9]))(?i:key|token|secret|password|passwd|passphrase)"
+        r"\s*=(?!=)\s*"
+        r"(?:\"" + _NOT_MARKER + r"(?P<double>[^\"\n]+)\"|'" + _NOT_MARKER + r"(?P<single>[^'\n]+)'"
+        r"|" + _NOT_MARKER + r"(?![$%{<]|(?:None|null|true|false|True|False)\b)"
+        # The look-ahead takes the whole bare word at once, so that backtracking
+        # cannot shorten `os.environ[...]` until the call or index check passes.
+        r"(?=(?P<bare>[^\s\"'&;,()\[\]{}<>`]+))(?P=bare)(?![(\[]))",
+        "double|single|bare",
+        hints=["key", "token", "secret", "pass"],
+        hints_lower=True,
+    ),
+)
+
+KINDS = tuple(pattern.kind for pattern in BUILTIN_PATTERNS)
+
+
+class Redactor:
+    """Replaces secrets in strings, and in every string of a JSON-like value."""
+
+    def __init__(self, extra_patterns: dict[str, str] | None = None, allow: list[str] | None = None):
+        """`extra_patterns` maps a kind to a regular expression: the named group
+        `secret`, if any, or else the whole match is redacted. `allow` lists literal
+        strings that are never redacted, such as a documented example key."""
+        extra = []
+        for kind, regex in (extra_patterns or {}).items():
+            compiled = re.compile(regex)  # re.error tells the caller what is wrong
+            group = "secret" if "secret" in compiled.groupindex else 0
+            extra.append(Pattern(kind, compiled, group))
+        self.patterns: tuple[Pattern, ...] = (*BUILTIN_PATTERNS, *extra)
+        self.allow = frozenset(allow or ())
+
+    def redact_text(self, text: str) -> tuple[str, list[str]]:
+        """The text with each secret replaced, and one kind for each replacement."""
+        kinds: list[str] = []
+        lowered = None
+        for pattern in self.patterns:
+            if pattern.hints:
+                if pattern.hints_lower and lowered is None:
+                    lowered = text.lower()
+                haystack = lowered if pattern.hints_lower else text
+                if not any(hint in haystack for hint in pattern.hints):
+                    continue
+            if pattern.regex.search(text) is None:
+                continue
+            text = pattern.regex.sub(lambda match, p=pattern: self._replace(match, p, kinds), text)
+            lowered = None
+        return text, kinds
+
+    def redact_value(self, value):
+        """Redact every string inside a JSON-like value; dict keys are left alone."""
+        kinds: list[str] = []
+        return self._redact(value, kinds), kinds
+
+    def redact_record(self, record: dict) -> tuple[dict, list[str]]:
+        """A new record with every string field redacted, nested ones included."""
+        return self.redact_value(record)
+
+    def _redact(self, value, kinds: list[str]):
+        if isinstance(value, str):
+            text, found = self.redact_text(value)
+            kinds.extend(found)
+            return text
+        if isinstance(value, dict):
+            return {key: self._redact(item, kinds) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self._redact(item, kinds) for item in value]
+        return value
+
+    def _replace(self, match: re.Match, pattern: Pattern, kinds: list[str]) -> str:
+        start, end = _secret_span(match, pattern.group)
+        secret = match.string[start:end]
+        if not secret or secret in self.allow:
+            return match.group(0)
+        kinds.append(pattern.kind)
+        whole_start = match.start()
+        return (
+            match.string[whole_start:start]
+            + MARKER.format(kind=pattern.kind)
+            + match.string[end : match.end()]
+        )
+
+
+def _secret_span(match: re.Match, group: int | str) -> tuple[int, int]:
+    """The span of the first group named in `group` ("a|b") that took part in the match."""
+    if group == 0:
+        return match.span()
+    for name in str(group).split("|"):
+        if match.group(name) is not None:
+            return match.span(name)
+    return match.span()
+
+
+def redact_transcript(transcript, redactor: Redactor):
+    """A copy of a loaded transcript with every string field redacted, and the
+    (message number, kind) of each redaction: the report, never the secret."""
+    from dataclasses import fields, replace
+
+    from .transcript import Message, Transcript
+
+    names = [f.name for f in fields(Message) if f.name not in ("n", "speaker", "provenance", "described_with", "line")]
+    found, messages = [], []
+    for message in transcript:
+        redacted, kinds = redactor.redact_value({name: getattr(message, name) for name in names})
+        found.extend((message.n, kind) for kind in kinds)
+        messages.append(replace(message, **redacted) if kinds else message)
+    return Transcript(messages, transcript.path), found

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Print the essay to PDF with headless Chromium, from a built site.
+
+The site is served over HTTP on 127.0.0.1 while Chromium prints, so that the page's
+relative links to styles and images load as they do on the web. The PDF is written to a
+temporary file beside the output and renamed into place only when complete.
+
+    python scripts/essay_pdf.py site -o essay.pdf [--page print/index.html]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
+
+CHROMIUM = "/usr/bin/chromium"
+DEFAULT_PAGE = "print/index.html"
+DEFAULT_TIMEOUT = 120.0
+
+
+class PdfError(Exception):
+    """A failure to report as one line, without a traceback."""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
+        pass
+
+
+class SiteServer:
+    """The site folder served on 127.0.0.1, on a free port, from a background thread."""
+
+    def __init__(self, folder: Path):
+        handler = functools.partial(_QuietHandler, directory=str(folder))
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> SiteServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+    def url(self, page: str) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/{quote(page)}"
+
+
+def page_in_site(site: Path, page: str) -> str:
+    """The page's path in the site, as a URL path; a folder stands for its index.html."""
+    path = PurePosixPath(page.replace(os.sep, "/"))
+    if path.is_absolute() or ".." in path.parts:
+        raise PdfError(f"--page must be a path inside the site folder, such as {DEFAULT_PAGE}: {page}")
+    if page.endswith("/") or (site / path).is_dir():
+        path = path / "index.html"
+    if not (site / path).is_file():
+        raise PdfError(f"page not found: {site / path} (is the site built, and does it have this page?)")
+    return str(path)
+
+
+def chromium_command(chromium: str, profile: str, pdf: str, url: str) -> list[str]:
+    return [
+        chromium,
+        "--headless",
+        "--no-sandbox",  # Chromium refuses to start its sandbox as root, as in CI
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        # Leave out the date, title, URL and page numbers that Chromium prints in the
+        # margins. (The older name, --print-to-pdf-no-header, is ignored by current versions.)
+        "--no-pdf-header-footer",
+        f"--print-to-pdf={pdf}",
+        url,
+    ]
+
+
+def run_chromium(command: list[str], timeout: float, verbose: bool) -> None:
+    # Its own process group, so that a timeout ends the renderer processes too.
+    output = None if verbose else subprocess.DEVNULL
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
+                               start_new_session=True)
+    try:
+        status = process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise PdfError(f"Chromium did not finish within {timeout:g} s; try a longer --timeout") from None
+    finally:
+        _end_group(process)
+    if status != 0:
+        how = f"was ended by signal {-status}" if status < 0 else f"failed with exit status {status}"
+        raise PdfError(f"Chromium {how}; run again with --verbose to see its output")
+
+
+def _end_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass  # the group has already ended
+    process.wait()
+
+
+def print_to_pdf(site: Path, output: Path, page: str = DEFAULT_PAGE, chromium: str = CHROMIUM,
+                 timeout: float = DEFAULT_TIMEOUT, verbose: bool = False) -> int:
+    """Print one page of the built site to `output`; return the PDF's size in bytes."""
+    if not site.is_dir():
+        raise PdfError(f"site folder not found: {site} (build it first: mkdocs build)")
+    page = page_in_site(site, page)
+    program = shutil.which(chromium)
+    if not program:
+        raise PdfError(f"Chromium not found at {chromium}: install it with apt-get install chromium")
+    if not output.parent.is_dir():
+        raise PdfError(f"output folder not found: {output.parent}")
+
+    try:
+        handle, partial = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".part", dir=output.parent)
+    except OSError as error:
+        raise PdfError(f"cannot write to {output.parent}: {error.strerror}") from None
+    os.close(handle)
+    os.chmod(partial, 0o666 & ~_umask())  # mkstemp's file is private; the PDF is not
+    try:
+        with tempfile.TemporaryDirectory(prefix="essay-pdf-profile-") as profile, SiteServer(site) as server:
+            run_chromium(chromium_command(program, profile, partial, server.url(page)), timeout, verbose)
+        with open(partial, "rb") as pdf:
+            if pdf.read(5) != b"%PDF-":
+                raise PdfError("Chromium finished without writing a PDF; run again with --verbose to see its output")
+        size = os.path.getsize(partial)
+        os.replace(partial, output)
+        return size
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return value
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Print the essay's one-page view from a built site to PDF with headless Chromium.")
+    parser.add_argument("site", metavar="SITE_DIR", type=Path, help="the built site folder (mkdocs build)")
+    parser.add_argument("-o", "--output", type=Path, default=Path("essay.pdf"),
+                        help="the PDF to write (default: essay.pdf)")
+    parser.add_argument("--page", default=DEFAULT_PAGE,
+                        help=f"the page to print, relative to SITE_DIR (default: {DEFAULT_PAGE})")
+    parser.add_argument("--chromium", default=CHROMIUM, help=f"the Chromium program (default: {CHROMIUM})")
+    parser.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT,
+                        help=f"seconds to wait for Chromium (default: {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--verbose", action="store_true", help="show Chromium's own output")
+    args = parser.parse_args(argv)
+    try:
+        size = print_to_pdf(args.site, args.output, args.page, args.chromium, args.timeout, args.verbose)
+    except PdfError as error:
+        print(f"essay_pdf: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # such as an output folder that cannot be written to
+        print(f"essay_pdf: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("essay_pdf: interrupted", file=sys.stderr)
+        return 130
+    print(f"wrote {args.output} ({size:,} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

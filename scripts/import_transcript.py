@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Write the site's transcript file from a coding session's log.
+
+    python scripts/import_transcript.py SESSION.jsonl -o docs/transcript.jsonl
+
+Reads Claude Code session logs (JSON Lines, or a {"loglines": [...]} export), Codex
+CLI rollouts, OpenAI chat-message lists and ShareGPT conversations, numbers their
+messages by the rule in the README, redacts secrets, and replaces the output
+file only once the whole log has been read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+# The redaction code lives with the site's build hooks, which use it again at build
+# time; this script runs from the repository root without being installed.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
+
+from msgref.redact import Redactor  # noqa: E402
+from transcript_formats import (  # noqa: E402
+    FORMAT_NAMES,
+    FORMAT_TITLES,
+    LogError,
+    ReadStats,
+    detect,
+    read_messages,
+)
+from transcript_formats.progress import Progress  # noqa: E402
+
+EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
+# Fields redacted, in the order the report names them.
+REDACTED_FIELDS = ("text", "thinking", "tool_name", "tool_input", "source_id", "timestamp", "origin")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.report and not os.path.isdir(os.path.dirname(os.path.abspath(args.report))):
+        parser.error(f"--report {args.report}: the folder does not exist")
+    try:
+        extra = dict(_pattern_option(parser, option) for option in args.redact_pattern)
+        redactor = None if args.no_redact else Redactor(extra, args.allow)
+    except re.error as error:
+        parser.error(f"--redact-pattern: not a valid regular expression: {error}")
+    try:
+        result = import_log(args.source, args.output, args.format, redactor)
+    except LogError as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("import stopped; the output file was left as it was", file=sys.stderr)
+        return 130
+    try:
+        result.report(args.report)
+    except LogError as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        result.close()
+    return EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="import_transcript.py",
+        description="Write the site's transcript file (JSON Lines) from a coding session's log.",
+        epilog="Exit status: 0 imported, 1 bad input (the output file is left untouched), 2 wrong usage. "
+        "The numbering of messages and the redaction are described in the README.",
+    )
+    parser.add_argument("source", metavar="SOURCE", help="the session log to import")
+    parser.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="the transcript file to write")
+    parser.add_argument(
+        "--format",
+        choices=("auto", *FORMAT_NAMES),
+        default="auto",
+        help="the log's format (default: auto, detected from its first records)",
+    )
+    parser.add_argument("--no-redact", action="store_true", help="keep secrets as they are in the log")
+    parser.add_argument(
+        "--redact-pattern",
+        action="append",
+        default=[],
+        metavar="KIND=REGEX",
+        help="also redact what REGEX matches (its group 'secret' if it has one), reported as KIND; repeatable",
+    )
+    parser.add_argument(
+        "--allow", action="append", default=[], metavar="STRING", help="a string never to redact; repeatable"
+    )
+    parser.add_argument(
+        "--report", metavar="FILE", help="write the report of skipped lines and redactions to FILE (default: stderr)"
+    )
+    return parser
+
+
+def _pattern_option(parser: argparse.ArgumentParser, option: str) -> tuple[str, str]:
+    kind, sep, regex = option.partition("=")
+    if not sep or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", kind) or not regex:
+        parser.error(f"--redact-pattern {option!r}: expected KIND=REGEX, KIND in lower case letters, digits and '-'")
+    return kind, regex
+
+
+class ImportResult:
+    """What an import did, kept small: counts, and redactions spooled to a temporary file."""
+
+    def __init__(self, source: str, output: str, format_name: str):
+        self.source, self.output, self.format_name = source, output, format_name
+        self.messages = 0
+        self.stats = ReadStats()
+        self.kind_counts: dict[str, int] = {}
+        self.redacted_messages = 0
+        self._redactions = tempfile.TemporaryFile("w+", encoding="utf-8")
+
+    def add_redaction(self, n: int, field: str, kinds: list[str]) -> None:
+        for kind in kinds:
+            self.kind_counts[kind] = self.kind_counts.get(kind, 0) + 1
+        self._redactions.write(f"  msg {n} {field}: {', '.join(kinds)}\n")
+
+    def summary_lines(self) -> list[str]:
+        lines = [
+            f"imported {self.messages} messages from {self.source} "
+            f"({FORMAT_TITLES[self.format_name]}) into {self.output}"
+        ]
+        if self.stats.skipped:
+            lines.append(f"skipped {self.stats.skipped_count} lines of {self.source}:")
+            for reason, (count, first_lines) in sorted(self.stats.skipped.items()):
+                more = ", ..." if count > len(first_lines) else ""
+                where = ", ".join(map(str, first_lines)) + more
+                lines.append(f"  {count} x {reason} (line{'s' if count > 1 else ''} {where})")
+        if self.stats.ignored:
+            held = ", ".join(f"{what} {count}" for what, count in sorted(self.stats.ignored.items()))
+            lines.append(f"records that hold no message to count: {held}")
+        total = sum(self.kind_counts.values())
+        if total:
+            kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(self.kind_counts.items()))
+            lines.append(f"redacted {total} secrets in {self.redacted_messages} messages ({kinds})")
+        else:
+            lines.append("redacted no secrets")
+        return lines
+
+    def report(self, report_path: str | None) -> None:
+        """The summary on stderr; the list of redactions too, or into `report_path`."""
+        summary = self.summary_lines()
+        if report_path is None:
+            print("\n".join(summary), file=sys.stderr)
+            self._copy_redactions(sys.stderr)
+            return
+        with _atomic_writer(report_path) as report:
+            report.write("\n".join(summary) + "\n")
+            self._copy_redactions(report)
+        print("\n".join(summary), file=sys.stderr)
+        print(f"report written to {report_path}", file=sys.stderr)
+
+    def _copy_redactions(self, stream) -> None:
+        if not self.kind_counts:
+            return
+        stream.write("redactions (message, field: kinds):\n")
+        self._redactions.seek(0)
+        for line in self._redactions:
+            stream.write(line)
+
+    def close(self) -> None:
+        self._redactions.close()
+
+
+def import_log(source: str, output: str, format_name: str, redactor: Redactor | None) -> ImportResult:
+    """Read the log at `source` and write its transcript to `output`, or raise LogError
+    leaving `output` as it was."""
+    try:
+        file = open(source, "rb")
+    except FileNotFoundError:
+        raise LogError(source, None, "file not found") from None
+    except IsADirectoryError:
+        raise LogError(source, None, "is a folder, not a log file") from None
+    except OSError as error:
+        raise LogError(source, None, f"cannot read the file: {error.strerror}") from None
+    with file:
+        shape = detect(file, source)
+        if format_name == "auto":
+            if shape.format is None:
+                raise LogError(
+                    source,
+                    1,
+                    "unknown log format: not a Claude Code session, Codex CLI rollout, OpenAI chat-message list "
+                    "or ShareGPT conversation (name one with --format)",
+                )
+            format_name = shape.format
+        result = ImportResult(source, output, format_name)
+        progress = Progress(os.fstat(file.fileno()).st_size, f"importing {os.path.basename(source)}")
+        try:
+            with _atomic_writer(output) as transcript:
+                for message in read_messages(file, source, format_name, shape, result.stats):
+                    result.messages += 1
+                    record = message.record(result.messages)
+                    if redactor is not None:
+                        record = _redact(record, redactor, result)
+                    transcript.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    if progress.due():
+                        progress.show(file.tell(), result.messages)
+                if result.messages == 0:
+                    raise LogError(source, None, f"no messages found in this {FORMAT_TITLES[format_name]} log")
+            progress.close(file.tell(), result.messages)
+        except BaseException:
+            progress.abandon()
+            result.close()
+            raise
+    return result
+
+
+def _redact(record: dict, redactor: Redactor, result: ImportResult) -> dict:
+    found_any = False
+    for field in REDACTED_FIELDS:
+        if field not in record:
+            continue
+        record[field], kinds = redactor.redact_value(record[field])
+        if kinds:
+            found_any = True
+            result.add_redaction(record["n"], field, kinds)
+    result.redacted_messages += found_any
+    return record
+
+
+class _atomic_writer:
+    """A text file written under a temporary name beside `path`, renamed to `path`
+    only when the `with` block ends without an error; removed otherwise."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __enter__(self):
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if not os.path.isdir(folder):
+            raise LogError(self.path, None, "cannot write here: the folder does not exist")
+        try:
+            handle, self.temporary = tempfile.mkstemp(
+                dir=folder, prefix=f".{os.path.basename(self.path)}.", suffix=".tmp"
+            )
+        except OSError as error:
+            raise LogError(self.path, None, f"cannot write here: {error.strerror}") from None
+        self.file = os.fdopen(handle, "w", encoding="utf-8", newline="\n")
+        return self.file
+
+    def __exit__(self, error_type, error, traceback):
+        try:
+            self.file.close()
+            if error_type is None:
+                # mkstemp makes the file readable by its owner only; give it the usual mode.
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(self.temporary, 0o666 & ~umask)
+                os.replace(self.temporary, self.path)
+                return False
+        except OSError as failure:
+            _remove(self.temporary)
+            raise LogError(self.path, None, f"cannot write the file: {failure.strerror}") from None
+        _remove(self.temporary)
+        return False
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

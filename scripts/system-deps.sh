@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install the programs the tests drive, from Debian's packages, when they are missing:
+# chromium (browser tests, PDF) and poppler-utils (pdftotext, to read the PDF back).
+# Sourced by test.sh; needs root or sudo.
+set -euo pipefail
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v pdftotext >/dev/null || missing+=(poppler-utils)
+if [ ${#missing[@]} -gt 0 ]; then
+  as_root=""
+  [ "$(id -u)" -eq 0 ] || as_root="sudo"
+  echo "Installing ${missing[*]} with apt-get" >&2
+  $as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,220 @@
+"""Claude Code session logs: JSON Lines, or a `{"loglines": [...]}` export."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .common import (
+    LogError,
+    LogMessage,
+    ReadStats,
+    content_text,
+    join_text,
+    string_or_none,
+    tool_call,
+)
+from .json_stream import JsonDocument
+from .jsonl import read_json_lines
+
+NAME = "claude-code"
+# Record types that carry no message: titles, summaries, file snapshots, queue and
+# progress notices, system notes.
+NON_MESSAGE_TYPES = frozenset(
+    {
+        "summary",
+        "system",
+        "file-history-snapshot",
+        "queue-operation",
+        "progress",
+        "custom-title",
+        "tag",
+        "agent-name",
+        "last-prompt",
+        "pr-link",
+    }
+)
+MESSAGE_TYPES = frozenset({"user", "assistant"})
+
+
+def looks_like(record: dict) -> bool:
+    record_type = record.get("type")
+    if "payload" in record:
+        return False
+    if record_type in MESSAGE_TYPES:
+        return isinstance(record.get("message"), dict) or "uuid" in record or "sessionId" in record
+    return record_type in NON_MESSAGE_TYPES
+
+
+def read(file, path: str, stats: ReadStats, document: bool) -> Iterator[LogMessage]:
+    """`document`: the file is one JSON object whose `loglines` hold the records."""
+    records = _document_records(file, path) if document else read_json_lines(file, path)
+    yield from messages_from_records(records, stats)
+
+
+def _document_records(file, path: str) -> Iterator[tuple[int, object]]:
+    json_doc = JsonDocument(file, path)
+    found = False
+    for key in json_doc.iter_object():
+        if key == "loglines" and json_doc.peek() == "[":
+            found = True
+            for line in json_doc.iter_array():
+                yield line, json_doc.read_value()
+        else:
+            json_doc.read_value()
+    json_doc.finish()
+    if not found:
+        raise LogError(path, 1, "a JSON object without a 'loglines' list")
+
+
+def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStats) -> Iterator[LogMessage]:
+    reply = _Reply()
+    for line, record in records:
+        if not isinstance(record, dict):
+            stats.skip(line, "not a log record (a JSON value that is not an object)")
+            continue
+        record_type = record.get("type")
+        if record_type == "assistant" and isinstance(record.get("message"), dict):
+            message = record["message"]
+            reply_id = string_or_none(message.get("id"))
+            if not (reply_id and reply_id == reply.id):
+                yield from reply.flush()
+                reply = _Reply(reply_id)
+            reply.add(record, line, stats)
+            continue
+        if record_type == "user" and isinstance(record.get("message"), dict):
+            yield from reply.flush()
+            reply = _Reply()
+            yield from _user_messages(record, line, stats)
+        # Records that hold no message leave a reply open: its next line may follow them.
+        elif record_type in MESSAGE_TYPES:
+            stats.skip(line, f"a {record_type} record whose 'message' is not an object")
+        elif record_type in NON_MESSAGE_TYPES:
+            stats.ignore(record_type)
+        elif record_type is None:
+            stats.skip(line, "not a log record (no 'type')")
+        else:
+            stats.skip(line, f"unknown record type {record_type!r}")
+    yield from reply.flush()
+
+
+def _common_fields(record: dict) -> dict:
+    return {"timestamp": string_or_none(record.get("timestamp")), "origin": _origin(record)}
+
+
+def _origin(record: dict) -> str | None:
+    if not record.get("isSidechain"):
+        return None
+    agent = string_or_none(record.get("agentId"))
+    return f"subagent:{agent}" if agent else "sidechain"
+
+
+def _user_messages(record: dict, line: int, stats: ReadStats) -> Iterator[LogMessage]:
+    content = record["message"].get("content")
+    fields = _common_fields(record)
+    uuid = string_or_none(record.get("uuid"))
+    if isinstance(content, str):
+        yield LogMessage("user", content, line, source_id=uuid, **fields)
+        return
+    if not isinstance(content, list):
+        stats.skip(line, "a user record without message content")
+        return
+    if not content:
+        yield LogMessage("user", "", line, source_id=uuid, **fields)
+        return
+    text_parts: list[str] = []
+    for block in content:
+        block_type = block.get("type") if isinstance(block, dict) else None
+        if block_type == "tool_result":
+            if text_parts:
+                yield LogMessage("user", join_text(text_parts), line, source_id=uuid, **fields)
+                text_parts = []
+            yield LogMessage(
+                "tool",
+                content_text(block.get("content")),
+                line,
+                source_id=string_or_none(block.get("tool_use_id")) or uuid,
+                **fields,
+            )
+        else:
+            # Text, images, and plain strings in the content list are what the person sent.
+            text_parts.append(content_text(block))
+    if text_parts:
+        yield LogMessage("user", join_text(text_parts), line, source_id=uuid, **fields)
+
+
+class _Reply:
+    """One assistant reply: the lines that share a `message.id`, with no user record
+    (a turn or a tool result) between them.
+
+    Its text and thinking make one message; each tool call in it is a message after it.
+    """
+
+    def __init__(self, reply_id: str | None = None):
+        self.id = reply_id
+        self.text: list[str] = []
+        self.thinking: list[str] = []
+        self.calls: list[LogMessage] = []
+        self.first: tuple[int, dict] | None = None
+
+    def add(self, record: dict, line: int, stats: ReadStats) -> None:
+        content = record["message"].get("content")
+        if not isinstance(content, (str, list)):
+            stats.skip(line, "an assistant record without message content")
+            return
+        if self.first is None:
+            self.first = (line, record)
+        if isinstance(content, str):
+            self.text.append(content)
+            return
+        fields = _common_fields(record)
+        for block in content:
+            block_type = block.get("type") if isinstance(block, dict) else None
+            if block_type == "text":
+                self.text.append(content_text(block))
+            elif block_type == "thinking":
+                self.thinking.append(str(block.get("thinking") or ""))
+            elif block_type == "redacted_thinking":
+                continue  # encrypted by the model's provider: nothing readable to keep
+            elif block_type in ("tool_use", "server_tool_use"):
+                self.calls.append(
+                    tool_call(
+                        block.get("name"),
+                        block.get("input"),
+                        line,
+                        source_id=string_or_none(block.get("id")),
+                        **fields,
+                    )
+                )
+            elif isinstance(block_type, str) and block_type.endswith("_tool_result"):
+                # Results of tools the provider ran itself, such as a web search.
+                self.calls.append(
+                    LogMessage(
+                        "tool",
+                        content_text(block.get("content")),
+                        line,
+                        source_id=string_or_none(block.get("tool_use_id")),
+                        **fields,
+                    )
+                )
+            elif isinstance(block, str):
+                self.text.append(block)
+            else:
+                stats.skip(line, f"unknown assistant content block {block_type!r}")
+
+    def flush(self) -> Iterator[LogMessage]:
+        if self.first is None:
+            return
+        line, record = self.first
+        text, thinking = join_text(self.text), join_text(self.thinking)
+        # A reply with nothing but tool calls is those calls; an empty one is kept.
+        if text or thinking or not self.calls:
+            yield LogMessage(
+                "assistant",
+                text,
+                line,
+                source_id=string_or_none(record.get("uuid")) or self.id,
+                thinking=thinking or None,
+                **_common_fields(record),
+            )
+        yield from self.calls
+        self.first = None

@@ -1,0 +1,141 @@
+"""Codex CLI rollout logs: JSON Lines of `{timestamp, type, payload}`.
+
+The conversation is in the `response_item` records. `event_msg` records are what the
+terminal showed; the messages among them (user_message, agent_message,
+agent_reasoning) repeat response items, so they are not counted again.
+
+Rollouts of earlier Codex CLI versions open with a session line (`id`, `timestamp`,
+`instructions`) followed by the response items themselves, without the envelope,
+and `{"record_type": "state"}` lines; they are read the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .common import (
+    LogMessage,
+    ReadStats,
+    content_text,
+    parse_arguments,
+    string_or_none,
+    tool_call,
+)
+from .jsonl import read_json_lines
+
+NAME = "codex"
+RECORD_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
+# Response items that hold no message: snapshots for undo, and compacted history.
+NON_MESSAGE_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary"})
+
+
+ITEM_TYPES = frozenset(
+    {
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "local_shell_call",
+        "web_search_call",
+    }
+)
+
+
+def looks_like(record: dict) -> bool:
+    if "payload" in record:
+        return record.get("type") in RECORD_TYPES
+    return record.get("record_type") == "state" or _is_bare_item(record)
+
+
+def _is_bare_item(record: dict) -> bool:
+    """A response item written without its envelope, as earlier rollouts did."""
+    return record.get("type") in ITEM_TYPES and any(key in record for key in ("role", "call_id", "summary"))
+
+
+def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[LogMessage]:
+    reasoning: LogMessage | None = None  # thinking waiting for the reply it belongs to
+    for line, record in read_json_lines(file, path):
+        if not isinstance(record, dict):
+            stats.skip(line, "not a log record (a JSON value that is not an object)")
+            continue
+        record_type = record.get("type")
+        payload = record.get("payload")
+        if "payload" not in record and _is_bare_item(record):
+            record_type, payload = "response_item", record
+        elif "payload" not in record and ("record_type" in record or "instructions" in record):
+            stats.ignore("session header" if "instructions" in record else f"{record['record_type']} record")
+            continue
+        if record_type != "response_item":
+            if record_type == "event_msg" and isinstance(payload, dict):
+                stats.ignore(f"event_msg {payload.get('type')}")
+            elif record_type in RECORD_TYPES:
+                stats.ignore(record_type)
+            else:
+                stats.skip(line, f"unknown record type {record_type!r}")
+            continue
+        if not isinstance(payload, dict):
+            stats.skip(line, "a response_item without a payload object")
+            continue
+        message = _message(payload, line, string_or_none(record.get("timestamp")), stats)
+        if message is None:
+            continue
+        if message.speaker == "assistant" and message.thinking is not None and message.tool_name is None:
+            if reasoning is not None:
+                yield reasoning
+            reasoning = message
+            continue
+        if reasoning is not None:
+            if message.speaker == "assistant" and message.tool_name is None:
+                # Reasoning followed by the reply it led to: one message.
+                message.thinking = reasoning.thinking
+                message.line, message.timestamp = reasoning.line, reasoning.timestamp
+                message.source_id = message.source_id or reasoning.source_id
+            else:
+                yield reasoning
+            reasoning = None
+        yield message
+    if reasoning is not None:
+        yield reasoning
+
+
+def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) -> LogMessage | None:
+    item_type = payload.get("type")
+    item_id = string_or_none(payload.get("id"))
+    call_id = string_or_none(payload.get("call_id")) or item_id
+    if item_type == "message":
+        role = payload.get("role")
+        if role in ("user", "assistant"):
+            text = content_text(payload.get("content"))
+            return LogMessage(role, text, line, source_id=item_id, timestamp=timestamp)
+        stats.ignore(f"{role} message")  # developer and system instructions to the model
+        return None
+    if item_type == "reasoning":
+        thinking = content_text(payload.get("summary")) or content_text(payload.get("content"))
+        if not thinking:
+            stats.ignore("reasoning with no readable text")  # only encrypted content
+            return None
+        return LogMessage("assistant", "", line, source_id=item_id, timestamp=timestamp, thinking=thinking)
+    if item_type == "function_call":
+        return tool_call(payload.get("name"), parse_arguments(payload.get("arguments")), line,
+                         source_id=call_id, timestamp=timestamp)
+    if item_type == "custom_tool_call":
+        return tool_call(payload.get("name"), payload.get("input"), line, source_id=call_id, timestamp=timestamp)
+    if item_type in ("local_shell_call", "web_search_call"):
+        return tool_call(item_type.removesuffix("_call"), payload.get("action"), line,
+                         source_id=call_id, timestamp=timestamp)
+    if item_type in ("function_call_output", "custom_tool_call_output"):
+        text = _output_text(payload.get("output"))
+        return LogMessage("tool", text, line, source_id=call_id, timestamp=timestamp)
+    if item_type in NON_MESSAGE_ITEMS:
+        stats.ignore(item_type)
+        return None
+    stats.skip(line, f"unknown response item type {item_type!r}")
+    return None
+
+
+def _output_text(output) -> str:
+    if isinstance(output, dict) and "content" in output:
+        return content_text(output["content"])
+    return content_text(output)

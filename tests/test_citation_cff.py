@@ -1,0 +1,65 @@
+"""CITATION.cff: valid against the CFF 1.2.0 schema, and in step with mkdocs.yml."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from cffconvert import Citation
+from jsonschema.exceptions import ValidationError
+from mkdocs.utils.yaml import yaml_load
+
+from conftest import ROOT
+from essaycite import EssayMetadata
+
+CFF = ROOT / "CITATION.cff"
+
+
+@pytest.fixture(scope="module")
+def cff_text() -> str:
+    return CFF.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def cff(cff_text) -> dict:
+    return yaml.safe_load(cff_text)
+
+
+@pytest.fixture(scope="module")
+def essay() -> EssayMetadata:
+    return EssayMetadata.from_config(yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
+
+
+def test_valid_against_the_cff_1_2_0_schema(cff_text):
+    citation = Citation(cff_text)
+    assert citation.cffversion == "1.2.0"
+    citation.validate()  # raises ValidationError on any fault
+
+
+def test_the_validator_rejects_a_broken_file(cff):
+    # The check above would pass on anything if the schema were not applied.
+    broken = {key: value for key, value in cff.items() if key != "authors"}
+    with pytest.raises(ValidationError, match="authors"):
+        Citation(yaml.safe_dump(broken)).validate()
+
+
+def test_agrees_with_mkdocs_yml(cff, essay):
+    assert cff["title"] == essay.title
+    assert cff["version"] == str(essay.edition)
+    assert cff["date-released"] == essay.published
+    assert [author["name"] for author in cff["authors"]] == [essay.author_label]
+
+
+def test_preferred_citation_is_the_essay(cff, essay):
+    work = cff["preferred-citation"]
+    assert work["type"] == "generic"
+    assert work["title"] == essay.title
+    assert work["edition"] == str(essay.edition)
+    assert work["date-published"] == essay.published
+    assert [author["name"] for author in work["authors"]] == ["Anonymous"]
+    assert work["languages"] == [essay.language]
+
+
+def test_names_no_local_address(cff_text):
+    # A local build's address would send readers nowhere; the public one is added on publishing.
+    assert "127.0.0.1" not in cff_text and "localhost" not in cff_text
+
