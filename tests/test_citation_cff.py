@@ -9,7 +9,7 @@ from jsonschema.exceptions import ValidationError
 from mkdocs.utils.yaml import yaml_load
 
 from conftest import ROOT
-from essaycite import EssayMetadata
+from essaycite.metadata import EssayMetadata
 
 CFF = ROOT / "CITATION.cff"
 

@@ -13,11 +13,12 @@ from bs4 import BeautifulSoup
 from mkdocs.utils.yaml import yaml_load
 
 from conftest import ROOT
-from essaycite import (
-    EssayMetadata, MetadataError, Part, Person, apa, bibtex, chicago, citation_key, csl_json, downloads,
-    dublin_core_tags, highwire_tags, json_ld, json_ld_script_text, mla, references, ris,
+from essaycite.formats import (
+    apa, bibtex, bibtex_text, chicago, citation_key, csl_json, downloads, mla, ordinal, references, ris,
+    sentence_case,
 )
-from essaycite.formats import bibtex_text, ordinal, sentence_case
+from essaycite.head import dublin_core_tags, highwire_tags, json_ld, json_ld_script_text
+from essaycite.metadata import EssayMetadata, MetadataError, Part, Person
 
 TITLE = "The Silence That Speaks: An Empty Message in an AI-Assisted Coding Session"
 APA_TITLE = "The silence that speaks: An empty message in an AI-assisted coding session"
