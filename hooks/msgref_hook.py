@@ -17,7 +17,7 @@ from mkdocs.structure.files import File, InclusionLevel
 
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations
-from msgref.redact import Redactor, redact_transcript
+from msgref.redact import RedactedTranscript, Redactor
 from msgref.transcript import TranscriptError, load_transcript
 from msgref.transcript_pages import (TranscriptEntries, TranscriptLayout, cited_numbers, fill_cited_in,
                                      layout_options, page_markdown)
@@ -107,7 +107,8 @@ def on_env(env, config, files):
 
 
 def _redacted(transcript, settings, source):
-    """The transcript with secrets redacted; redone only when the file or the settings change."""
+    """The transcript as the site shows it: each message redacted when first read. The
+    redacted messages are kept until the file or the redaction settings change."""
     rules = (settings.get("redact_patterns") or {}, settings.get("redact_allow") or [])
     if _build.get("redacted", (None,))[0] != rules:
         try:
@@ -116,10 +117,11 @@ def _redacted(transcript, settings, source):
             raise PluginError(
                 f"mkdocs.yml: extra.transcript.redact_patterns: not a valid regular expression: {error}"
             ) from None
-        clean, found = redact_transcript(transcript, redactor)
-        for n, kind in found:
-            log.info("Redacted a secret in %s: message %d (%s)", source, n, kind)
-        _build["redacted"] = (rules, clean)
+
+        def report(n, kinds):
+            log.info("Redacted in %s, message %d: %s", source, n, ", ".join(kinds))
+
+        _build["redacted"] = (rules, RedactedTranscript(transcript, redactor, report))
     return _build["redacted"][1]
 
 

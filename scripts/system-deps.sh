@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Install the programs the tests drive, from Debian's packages, when they are missing:
-# chromium (browser tests, PDF) and poppler-utils (pdftotext, to read the PDF back).
+# chromium (browser tests, PDF), poppler-utils (pdftotext, to read the PDF back), and
+# Node.js with npm (Lighthouse, axe-core).
 # Sourced by test.sh; needs root or sudo.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
+command -v npm >/dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
   as_root=""
   [ "$(id -u)" -eq 0 ] || as_root="sudo"

@@ -1,11 +1,14 @@
 import json
+import re
 
 import markdown
+import pytest
 from bs4 import BeautifulSoup
 
 from msgref.citations import Citation
 from msgref.transcript import parse_transcript
-from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, fill_cited_in, page_markdown
+from msgref.transcript_pages import (TranscriptEntries, TranscriptLayout, cited_numbers, fill_cited_in, layout_options,
+                                     page_markdown)
 
 
 def transcript(*numbers, **fields):
@@ -70,3 +73,95 @@ def test_cited_in_lists_link_back_to_each_citation():
     first, second = filled.select(".msg-cited-in")
     assert first.a["href"] == "../a.md#cite-1" and first.li.text == "A.MD: “An excerpt.”"
     assert second.text == "Not cited in the essay."
+
+
+# --- Large transcripts: only the cited messages and their context are shown ---
+
+
+def windowed(numbers, cited, context=1, per_page=500, **options):
+    return TranscriptLayout(transcript(*numbers), per_page=per_page, cited=cited, context=context, **options)
+
+
+def test_only_cited_messages_and_their_context_are_shown():
+    layout = windowed(range(1, 21), cited={5, 15, 99}, context=1)
+    assert layout.pages == [[4, 5, 6, 14, 15, 16]]
+    assert layout.href(7, "essay.md") is None and layout.href(15, "essay.md") == "transcript/index.md#msg-15"
+    page = render(layout, 0)
+    assert [h["id"] for h in page.find_all("h2")] == ["msg-4", "msg-5", "msg-6", "msg-14", "msg-15", "msg-16"]
+    assert [p.text for p in page.select(".msg-gap")] == [
+        "Not shown: messages 1–3 (3 messages), which the essay does not cite.",
+        "Not shown: messages 7–13 (7 messages), which the essay does not cite.",
+        "Not shown: messages 17–20 (4 messages), which the essay does not cite.",
+    ]
+    assert [a["href"] for a in page.find(id="msg-6").find_next(class_="msg-neighbours").find_all("a")] == [
+        "#msg-5", "#msg-14"]
+    summary = page.select_one(".msg-summary").text
+    assert "20 messages" in summary and "the 2 that the essay cites and the 1 before and after each, 6 in all" in summary
+
+
+def test_a_window_at_the_edges_and_context_zero():
+    assert windowed(range(1, 11), cited={1, 10}, context=2).pages == [[1, 2, 3, 8, 9, 10]]
+    assert windowed(range(1, 11), cited={4}, context=0).pages == [[4]]
+    assert windowed(range(1, 4), cited={2}, context=1).shows_all
+
+
+def test_with_nothing_cited_the_page_says_what_is_left_out():
+    page = render(windowed(range(1, 6), cited=set()), 0)
+    assert page.find("h2") is None
+    assert page.select_one(".msg-gap").text.startswith("Not shown: messages 1–5 (5 messages)")
+
+
+def test_shown_messages_are_paginated_with_links_across_pages():
+    layout = windowed(range(1, 31), cited={5, 20}, context=2, per_page=3)
+    assert layout.pages == [[3, 4, 5], [6, 7, 18], [19, 20, 21], [22]]
+    page = render(layout, 1)
+    assert [h["id"] for h in page.find_all("h2")] == ["msg-6", "msg-7", "msg-18"]
+    assert [a["href"] for a in page.find(id="msg-6").find_next(class_="msg-neighbours").find_all("a")] == [
+        "index.md#msg-5", "#msg-7"]
+    assert [a["href"] for a in page.find(id="msg-18").find_next(class_="msg-neighbours").find_all("a")] == [
+        "#msg-7", "page-3.md#msg-19"]
+    assert len(page.select(".msg-gap")) == 1 and len(render(layout, 3).select(".msg-gap")) == 1
+
+
+def test_every_message_is_shown_when_context_is_none():
+    layout = TranscriptLayout(transcript(*range(1, 8)), per_page=3)
+    assert layout.shows_all and layout.pages == [[1, 2, 3], [4, 5, 6], [7]]
+    assert render(layout, 0).select(".msg-summary, .msg-gap") == []
+
+
+def test_a_long_message_is_cut_and_linked_to_its_whole_text():
+    text = "\n".join(f"line {i} of the output" for i in range(40))
+    layout = TranscriptLayout(transcript(1, 2, text=text), message_chars=100)
+    page = render(layout, 0)
+    shown = page.select_one(".msg-body__text").text
+    assert text.startswith(shown) and len(shown) <= 100 and shown.endswith("of the output")
+    note = page.select_one(".msg-cut")
+    assert note.text.startswith(f"Shown: the first {len(shown)} of {len(text)} characters.")
+    assert note.a["href"] == "messages/msg-1.txt"
+    assert dict(layout.whole_texts()) == {"transcript/messages/msg-1.txt": text, "transcript/messages/msg-2.txt": text}
+    assert list(TranscriptLayout(transcript(1, text=text)).whole_texts()) == []
+
+
+def test_transcript_pages_can_be_left_out_of_the_search_index():
+    assert page_markdown(TranscriptLayout(transcript(1), search=False), 0).startswith("---\nsearch:\n  exclude: true\n---\n")
+    assert page_markdown(TranscriptLayout(transcript(1)), 0).startswith("# Transcript")
+
+
+def test_cited_numbers_are_found_in_the_pages_markdown():
+    assert cited_numbers(["See [msg 3] and [msg 12].", "`[msg 4]`", "[msg5] [MSG 6]"]) == {3, 12, 4}
+
+
+def test_layout_options_have_defaults_and_name_a_bad_setting():
+    assert layout_options({}) == {"folder": "transcript", "per_page": 500, "context": 1, "message_chars": 5000,
+                                  "search": False}
+    assert layout_options({"context": "all"})["context"] is None
+    for settings, expected in [
+        ({"context": -1}, "'context' must be a whole number of 0 or more, or all, found -1"),
+        ({"context": "some"}, "'context' must be"),
+        ({"messages_per_page": 0}, "'messages_per_page' must be a whole number of 1 or more, found 0"),
+        ({"message_chars": True}, "'message_chars' must be"),
+        ({"search": "yes"}, "'search' must be true or false, found 'yes'"),
+        ({"folder": ""}, "'folder' must be a folder name"),
+    ]:
+        with pytest.raises(ValueError, match="^" + re.escape(expected)):
+            layout_options(settings)

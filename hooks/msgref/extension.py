@@ -98,10 +98,11 @@ class TagPattern(InlineProcessor):
         ext = self.extension
         n, line = int(m.group(1)), tags.line_of(m.group("line"))
         message = ext.transcript.get(n)
-        if message is None:
+        href = ext.href_for(n, ext.page) if message else None
+        if href is None:
             ext.report(line, f"[msg {n}] is not in the transcript")
             return snippets.citation_link(None, n, None), m.start(0), m.end(0)
-        link = snippets.citation_link(message, n, ext.href_for(n, ext.page))
+        link = snippets.citation_link(message, n, href)
         self.found.append((link, message))
         return link, m.start(0), m.end(0)
 
@@ -152,6 +153,7 @@ class SnippetPlacer(Treeprocessor):
         quote = snippets.snippet(message, link.get("href"), full=True)
         quote.set("id", link.get("id"))
         quote.set("class", quote.get("class") + " msg-snippet--full")
+        quote.tail = block.tail
         parent[list(parent).index(block)] = quote
 
     def _add_snippets(self, block, parent, citations) -> None:

@@ -195,17 +195,50 @@ def _secret_span(match: re.Match, group: int | str) -> tuple[int, int]:
     return match.span()
 
 
-def redact_transcript(transcript, redactor: Redactor):
-    """A copy of a loaded transcript with every string field redacted, and the
-    (message number, kind) of each redaction: the report, never the secret."""
-    from dataclasses import fields, replace
 
-    from .transcript import Message, Transcript
+class RedactedTranscript:
+    """A transcript whose messages are redacted as they are read.
 
-    names = [f.name for f in fields(Message) if f.name not in ("n", "speaker", "provenance", "described_with", "line")]
-    found, messages = [], []
-    for message in transcript:
-        redacted, kinds = redactor.redact_value({name: getattr(message, name) for name in names})
-        found.extend((message.n, kind) for kind in kinds)
-        messages.append(replace(message, **redacted) if kinds else message)
-    return Transcript(messages, transcript.path), found
+    Only the messages the site shows are ever read, so only they are redacted, each
+    once: a large transcript costs no more than the pages made from it. `on_redact(n,
+    kinds)` is told of each message found to hold secrets, for the report.
+    """
+
+    def __init__(self, transcript, redactor: Redactor, on_redact=None):
+        self._transcript = transcript
+        self._redactor = redactor
+        self._on_redact = on_redact or (lambda n, kinds: None)
+        self._redacted = {}
+        self.path = transcript.path
+        self.numbers = transcript.numbers
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def __iter__(self):
+        return (self.get(n) for n in self.numbers)
+
+    def __contains__(self, n: int) -> bool:
+        return n in self._transcript
+
+    def get(self, n: int):
+        if n not in self._redacted:
+            message = self._transcript.get(n)
+            if message is not None:
+                message = self._redact(message)
+            self._redacted[n] = message
+        return self._redacted[n]
+
+    def _redact(self, message):
+        from dataclasses import fields, replace
+
+        strings = {f.name: getattr(message, f.name) for f in fields(message) if f.name in REDACTED_FIELDS}
+        redacted, kinds = self._redactor.redact_value(strings)
+        if not kinds:
+            return message
+        self._on_redact(message.n, kinds)
+        return replace(message, **redacted)
+
+
+# The message fields that hold text from the log; numbers, speaker and provenance do not.
+REDACTED_FIELDS = ("text", "source_id", "timestamp", "origin", "thinking", "tool_name", "tool_input")

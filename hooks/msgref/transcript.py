@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import os
+from collections import OrderedDict
 from dataclasses import dataclass
 
 try:
@@ -89,32 +89,44 @@ class IndexedTranscript(Transcript):
     """
 
     CACHED_MESSAGES = 4096
+    CACHED_LINE_BYTES = 64_000  # longer messages are read again each time: they are few
 
     def __init__(self, locations: dict[int, tuple[int, int]], path: str, file_path: str):
         self.path = path
         self._file_path = file_path
         self._locations = dict(sorted(locations.items()))  # n -> (byte offset, line number)
         self.numbers = list(self._locations)
-        self._read = functools.lru_cache(maxsize=self.CACHED_MESSAGES)(self._read_message)
+        self._cache: OrderedDict[int, Message] = OrderedDict()
 
     def __contains__(self, n: int) -> bool:
         return n in self._locations
 
     def get(self, n: int) -> Message | None:
-        return self._read(n) if n in self._locations else None
+        if n not in self._locations:
+            return None
+        message = self._cache.get(n)
+        if message is not None:
+            self._cache.move_to_end(n)
+            return message
+        message, size = self._read_message(n)
+        if size <= self.CACHED_LINE_BYTES:
+            self._cache[n] = message
+            if len(self._cache) > self.CACHED_MESSAGES:
+                self._cache.popitem(last=False)
+        return message
 
-    def _read_message(self, n: int) -> Message:
+    def _read_message(self, n: int) -> tuple[Message, int]:
         offset, line_number = self._locations[n]
         try:
             with open(self._file_path, "rb") as file:
                 file.seek(offset)
                 raw = file.readline()
-            record = _record_of_line(raw, f"{self.path}:{line_number}")
+            record = _checked_record(raw, f"{self.path}:{line_number}")
         except (OSError, TranscriptError):
             record = None
         if not isinstance(record, dict) or record.get("n") != n:
             raise TranscriptError(f"{self.path}: the file changed while the site was being built; build again")
-        return _message_from_record(record, line_number)
+        return _message_from_record(record, line_number), len(raw)
 
 
 def parse_transcript(raw_lines, path: str, file_path: str | None = None) -> Transcript:
@@ -138,9 +150,8 @@ def _checked_records(raw_lines, path: str):
     offset = 0
     for line_number, raw in enumerate(raw_lines, start=1):
         where = f"{path}:{line_number}"
-        record = _record_of_line(raw, where)
+        record = _checked_record(raw, where)
         if record is not None:
-            _check_record(record, where)
             n = record["n"]
             first = line_of.setdefault(n, line_number)
             if first != line_number:
@@ -157,13 +168,26 @@ def _checked_records(raw_lines, path: str):
                 )
 
 
-def _record_of_line(raw: bytes, where: str):
-    """The JSON value of one line, or None for a blank line."""
+def _checked_record(raw: bytes, where: str) -> dict | None:
+    """The message record of one line, checked; None for a blank line."""
     if _fast_loads is not None:
         try:
-            return _fast_loads(raw)
-        except ValueError:
-            pass  # a blank line, an error to name, or JSON only the standard library reads
+            record = _fast_loads(raw)
+            _check_record(record, where)
+            return record
+        except (ValueError, TranscriptError):
+            # A blank line, a problem to name as the standard library sees it, or JSON
+            # the fast parser reads otherwise (it rejects NaN and lone surrogates, and
+            # reads integers past 64 bits as floats).
+            pass
+    record = _record_of_line(raw, where)
+    if record is not None:
+        _check_record(record, where)
+    return record
+
+
+def _record_of_line(raw: bytes, where: str):
+    """The JSON value of one line, read by the standard library; None for a blank line."""
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -31,10 +31,11 @@ from .tags import TAG_RE
 from .transcript import Transcript
 
 CITED_IN_PLACEHOLDER = '<div class="msg-cited-in" data-msg="{n}"></div>'
+_NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
 ENTRIES_MARKER = "<!-- msgref: messages of transcript page {index} -->"
 _ENTRIES_MARKER_RE = re.compile(r"<!-- msgref: messages of transcript page (\d+) -->")
-DEFAULT_CONTEXT = 2
+DEFAULT_CONTEXT = 1
 DEFAULT_MESSAGE_CHARS = 5000
 
 
@@ -81,15 +82,11 @@ class TranscriptLayout:
         self.search = search  # whether the site's search indexes the transcript pages
         numbers = transcript.numbers
         if context is None:
-            positions = range(len(numbers))
-            self.cited_count = len(numbers)
+            self.positions, self.cited_count = list(range(len(numbers))), len(numbers)
+        elif context < 0:
+            raise ValueError("context must be 0 or more messages")
         else:
-            if context < 0:
-                raise ValueError("context must be 0 or more messages")
-            found = [i for i in map(lambda n: _position(numbers, n), set(cited)) if i is not None]
-            positions = sorted({p for i in found for p in range(max(0, i - context), min(len(numbers), i + context + 1))})
-            self.cited_count = len(found)
-        self.positions = list(positions)  # of each shown message in the transcript, in order
+            self.positions, self.cited_count = _window(numbers, cited, context)
         shown = [numbers[i] for i in self.positions]
         self.pages = [shown[i : i + per_page] for i in range(0, len(shown), per_page)] or [[]]
         self._page_of = {n: i for i, chunk in enumerate(self.pages) for n in chunk}
@@ -130,9 +127,16 @@ class TranscriptLayout:
         return posixpath.relpath(target, posixpath.dirname(from_page) or ".") + f"#msg-{n}"
 
 
-def _position(numbers: list[int], n: int) -> int | None:
-    i = bisect.bisect_left(numbers, n)
-    return i if i < len(numbers) and numbers[i] == n else None
+def _window(numbers: list[int], cited: Iterable[int], context: int) -> tuple[list[int], int]:
+    """The positions, in the sorted `numbers`, of the cited messages and of `context`
+    messages on either side of each; and how many of the cited messages there are."""
+    found = []
+    for n in set(cited):
+        i = bisect.bisect_left(numbers, n)
+        if i < len(numbers) and numbers[i] == n:
+            found.append(i)
+    shown = {p for i in found for p in range(max(0, i - context), min(len(numbers), i + context + 1))}
+    return sorted(shown), len(found)
 
 
 def page_markdown(layout: TranscriptLayout, index: int, intro: str = "") -> str:
@@ -215,12 +219,12 @@ class _EntriesAdder(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         index, self.extension.pending = self.extension.pending, None
         if index is not None:
-            root.extend(page_entries(self.extension.layout_of(), index, self.md.htmlStash.store))
+            # Inline patterns have run (priority 20): the messages' text is never read as Markdown.
+            root.extend(page_entries(self.extension.layout_of(), index))
 
 
-def page_entries(layout: TranscriptLayout, index: int, stash: Callable[[str], str]) -> list[etree.Element]:
-    """The elements of one page's messages. `stash(html)` keeps finished HTML out of the
-    Markdown processing and returns the placeholder that stands for it until output."""
+def page_entries(layout: TranscriptLayout, index: int) -> list[etree.Element]:
+    """The elements of one page's messages."""
     chunk = layout.pages[index]
     here = layout.page_src(index)
     numbers = layout.transcript.numbers
@@ -234,9 +238,7 @@ def page_entries(layout: TranscriptLayout, index: int, stash: Callable[[str], st
         message = layout.transcript.get(n)
         heading = etree.Element("h2", {"id": f"msg-{n}"})
         heading.text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
-        body = etree.Element("p")
-        body.text = stash("".join(snippets.to_html(part) for part in _message_parts(layout, message, here)))
-        elements += [heading, body]
+        elements += [heading, _message_entry(layout, message, here)]
         links = []  # to the previous and next shown message
         if k > 0:
             links.append((numbers[previous], "← Message {}"))
@@ -245,25 +247,29 @@ def page_entries(layout: TranscriptLayout, index: int, stash: Callable[[str], st
         if links:
             elements.append(_neighbours(layout, here, links))
         elements.append(etree.Element("div", {"class": "msg-cited-in", "data-msg": str(n)}))
-    if index == len(layout.pages) - 1 and layout.positions and layout.positions[-1] < len(numbers) - 1:
-        elements.append(_gap(numbers, layout.positions[-1] + 1, len(numbers) - 1))
+    after_last = layout.positions[-1] + 1 if layout.positions else 0
+    if index == len(layout.pages) - 1 and after_last < len(numbers):
+        elements.append(_gap(numbers, after_last, len(numbers) - 1))
     return elements
 
 
-def _message_parts(layout: TranscriptLayout, message, here: str) -> list[etree.Element]:
+def _message_entry(layout: TranscriptLayout, message, here: str) -> etree.Element:
+    """The message's text, what the log keeps beside it, and its provenance."""
+    entry = etree.Element("div", {"class": "msg-entry"})
     provenance = etree.Element("p", {"class": "msg-provenance"})
     provenance.text = f"{snippets.provenance_label(message).capitalize()}."
     if not layout.is_cut(message):
-        return [snippets.message_body(message), *snippets.message_details(message), provenance]
+        entry.extend([snippets.message_body(message), *snippets.message_details(message), provenance])
+        return entry
     shown = _cut(message.text, layout.message_chars)
     note = etree.Element("p", {"class": "msg-cut"})
     note.text = f"Shown: the first {len(shown):,} of {len(message.text):,} characters. "
-    href = posixpath.relpath(layout.text_file_src(message.n), posixpath.dirname(here))
-    link = etree.SubElement(note, "a", {"href": href})
+    link = etree.SubElement(note, "a", {"href": posixpath.relpath(layout.text_file_src(message.n), posixpath.dirname(here))})
     link.text = "The whole message, as plain text"
     link.tail = f" ({len(message.text.encode()) / 1000:,.0f} KB)."
     body = snippets.message_body(dataclasses.replace(message, text=shown))
-    return [body, note, *snippets.message_details(message), provenance]
+    entry.extend([body, note, *snippets.message_details(message), provenance])
+    return entry
 
 
 def _cut(text: str, limit: int) -> str:
@@ -295,13 +301,11 @@ def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link
     """Replace the placeholders of a rendered transcript page with "Cited in" lists."""
 
     def cited_in(match: re.Match) -> str:
-        n = int(match.group(1))
+        citations = citations_of(int(match.group(1)))
+        if not citations:
+            return _NOT_CITED
         box = etree.Element("div", {"class": "msg-cited-in"})
         heading = etree.SubElement(box, "p", {"class": "msg-cited-in__label"})
-        citations = citations_of(n)
-        if not citations:
-            heading.text = "Not cited in the essay."
-            return snippets.to_html(box)
         heading.text = "Cited in:"
         items = etree.SubElement(box, "ul")
         for citation in citations:

@@ -1,0 +1,1 @@
+"""The build benchmark: synthetic transcripts and essays, measurements, budgets and the report."""

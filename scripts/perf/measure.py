@@ -1,0 +1,160 @@
+"""Measurements: a build's time and peak memory, a `mkdocs serve` rebuild, transcript loading."""
+
+from __future__ import annotations
+
+import os
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .project import ROOT
+
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_rss: int  # bytes
+    log: str
+
+
+class MeasureError(Exception):
+    """A build or server that did not do what the benchmark needs."""
+
+
+def build(project: Path, site: Path) -> Run:
+    """Run `mkdocs build` in a fresh process; its own peak RSS comes from wait4."""
+    log_path = site.parent / (site.name + ".log")
+    with open(log_path, "w+", encoding="utf-8") as log:
+        start = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--clean", "-d", str(site)],
+                                   cwd=project, env=ENV, stdout=log, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        log.seek(0)
+        text = log.read()
+    if process.returncode != 0:
+        raise MeasureError(f"mkdocs build failed in {project}:\n{text[-2000:]}")
+    return Run(seconds, usage.ru_maxrss * 1024, text)  # ru_maxrss is in KiB on Linux
+
+
+def best_builds(projects: dict[str, Path], work: Path, repeat: int) -> dict[str, Run]:
+    """Build each project `repeat` times, taking turns; keep the fastest time and the highest peak.
+
+    Taking turns spreads background load over the variants alike; the fastest of several
+    runs is the one least disturbed by it. Each variant's last site stays in `work`.
+    """
+    runs: dict[str, list[Run]] = {name: [] for name in projects}
+    for _ in range(repeat):
+        for name, project in projects.items():
+            runs[name].append(build(project, work / f"site-{project.name}"))
+    return {
+        name: Run(min(r.seconds for r in done), max(r.peak_rss for r in done), done[-1].log)
+        for name, done in runs.items()
+    }
+
+
+@dataclass(frozen=True)
+class PageStats:
+    pages: int
+    most_messages: int  # on one page
+    largest_bytes: int  # of one page's HTML
+
+
+def transcript_page_stats(site: Path, folder: str) -> PageStats:
+    """How many transcript pages a built site has, and how big the biggest is."""
+    pages = sorted((site / folder).rglob("*.html"))
+    counts = [page.read_text(encoding="utf-8").count('<h2 id="msg-') for page in pages]
+    return PageStats(len(pages), max(counts, default=0), max((p.stat().st_size for p in pages), default=0))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A real `mkdocs serve --verbose` on a free local port, its log read line by line."""
+
+    def __init__(self, project: Path):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "--verbose", "-a", f"127.0.0.1:{free_port()}"],
+            cwd=project, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stderr:
+            self.lines.put(line)
+
+    def wait_for(self, text: str, timeout: float) -> list[str]:
+        seen, deadline = [], time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                seen.append(self.lines.get(timeout=0.2))
+            except queue.Empty:
+                if self.process.poll() is not None:
+                    break
+                continue
+            if text in seen[-1]:
+                return seen
+        raise MeasureError(f"mkdocs serve logged no {text!r}:\n" + "".join(seen[-40:]))
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def serve_rebuilds(project: Path, page: Path, touches: int, timeout: float = 600) -> tuple[float, bool]:
+    """The fastest of `touches` rebuilds after `page` is edited, timed from the edit until
+    the server reloads browsers, and whether every rebuild reused the parsed transcript."""
+    server = Server(project)
+    try:
+        server.wait_for("Serving on", timeout)
+        original = page.read_text(encoding="utf-8")
+        times, reused = [], True
+        for touch in range(touches):
+            time.sleep(0.5)  # let the watcher settle after the previous build
+            start = time.perf_counter()
+            page.write_text(original + "\n" * (touch % 2 + 1), encoding="utf-8")
+            log = server.wait_for("Reloading browsers", timeout)
+            times.append(time.perf_counter() - start)
+            reused = reused and not any("Parsed transcript" in line for line in log)
+        return min(times), reused
+    finally:
+        server.stop()
+
+
+LOAD_SCRIPT = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from msgref.transcript import load_transcript
+start = time.perf_counter()
+transcript = load_transcript(sys.argv[2])
+print(time.perf_counter() - start, len(transcript))
+"""
+
+
+def load_seconds(transcript: Path, repeat: int) -> float:
+    """The fastest of `repeat` loads of the transcript, each in a fresh process."""
+    best = float("inf")
+    for _ in range(repeat):
+        result = subprocess.run([sys.executable, "-c", LOAD_SCRIPT, str(ROOT / "hooks"), str(transcript)],
+                                capture_output=True, text=True, env=ENV)
+        if result.returncode != 0:
+            raise MeasureError(f"loading {transcript} failed:\n{result.stderr[-2000:]}")
+        best = min(best, float(result.stdout.split()[0]))
+    return best

@@ -1,0 +1,76 @@
+"""Throwaway MkDocs projects for the benchmark, each in two variants.
+
+The "hook" variant builds with the message-citation hook; the "plain" variant has the
+same pages with every `[msg N]` tag already written as a plain Markdown link, and no
+citation hook. Both use the site's own theme and Markdown settings.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import yaml
+from mkdocs.utils.yaml import yaml_load
+
+ROOT = Path(__file__).resolve().parents[2]
+CITATION_HOOK = ROOT / "hooks" / "msgref_hook.py"
+_TAG_RE = re.compile(r"\[msg (\d+)\]")
+
+
+def site_config() -> dict:
+    """The site's mkdocs.yml as a dict, its `!ENV` values resolved."""
+    with open(ROOT / "mkdocs.yml", encoding="utf-8") as file:
+        return yaml_load(file)
+
+
+def with_plain_links(markdown: str, transcript_page: str = "transcript/index.md") -> str:
+    """The same Markdown with every `[msg N]` tag written as a plain link."""
+    return _TAG_RE.sub(lambda m: f"[msg {m.group(1)}]({transcript_page}#msg-{m.group(1)})", markdown)
+
+
+def _write_config(folder: Path, config: dict) -> None:
+    # The plain pages link to transcript pages that only the hook makes: not a problem here.
+    config.setdefault("validation", {})["not_found"] = "info"
+    with open(folder / "mkdocs.yml", "w", encoding="utf-8") as file:
+        yaml.safe_dump(config, file, allow_unicode=True, sort_keys=False)
+
+
+def shipped_site(work: Path) -> dict[str, Path]:
+    """The site as shipped, with its docs, transcript and every hook, and its plain variant."""
+    config = site_config()
+    hooks = [str((ROOT / hook).resolve()) for hook in config.get("hooks", [])]
+    projects = {}
+    for variant in ("hook", "plain"):
+        folder = work / f"shipped-{variant}"
+        shutil.copytree(ROOT / "docs", folder / "docs")
+        if variant == "plain":
+            for page in (folder / "docs").rglob("*.md"):
+                page.write_text(with_plain_links(page.read_text(encoding="utf-8")), encoding="utf-8")
+        variant_hooks = hooks if variant == "hook" else [h for h in hooks if Path(h) != CITATION_HOOK]
+        _write_config(folder, {**config, "hooks": variant_hooks})
+        projects[variant] = folder
+    return projects
+
+
+def synthetic_site(work: Path, pages: dict[str, str], transcript: Path, settings: dict | None = None) -> dict[str, Path]:
+    """A site of the given essay pages citing `transcript`, and its plain variant.
+
+    `settings` override the site's `extra.transcript` settings in the hook variant.
+    """
+    projects = {}
+    for variant in ("hook", "plain"):
+        folder = work / f"{transcript.stem}-{variant}"
+        config = site_config()
+        config["nav"] = list(pages) + (["transcript/index.md"] if variant == "hook" else [])
+        config["hooks"] = [str(CITATION_HOOK)] if variant == "hook" else []
+        extra = config.setdefault("extra", {})
+        extra["transcript"] = {**extra.get("transcript", {}), **(settings or {}), "source": str(transcript)}
+        (folder / "docs").mkdir(parents=True)
+        for name, text in pages.items():
+            text = text if variant == "hook" else with_plain_links(text)
+            (folder / "docs" / name).write_text(text, encoding="utf-8")
+        _write_config(folder, config)
+        projects[variant] = folder
+    return projects

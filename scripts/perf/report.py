@@ -1,0 +1,120 @@
+"""The benchmark's results: the machine, the table and the budgets, as Markdown."""
+
+from __future__ import annotations
+
+import os
+import platform
+from dataclasses import dataclass
+from importlib import metadata
+
+from .measure import PageStats, Run
+
+MB = 1_000_000
+MiB = 2**20
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    file_bytes: int
+    hook: Run
+    plain: Run
+    messages: int | None = None  # None for the shipped site
+    rebuild_seconds: float | None = None
+    rebuild_reused: bool | None = None  # the transcript was not parsed again
+    load_seconds: float | None = None
+    pages: PageStats | None = None
+
+    @property
+    def ratio(self) -> float:
+        return self.hook.seconds / self.plain.seconds
+
+    @property
+    def added_rss(self) -> int:
+        return self.hook.peak_rss - self.plain.peak_rss
+
+    @property
+    def load_mb_s(self) -> float | None:
+        return None if self.load_seconds is None else self.file_bytes / MB / self.load_seconds
+
+
+def machine() -> list[str]:
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as file:
+            cpu = next((line.split(":", 1)[1].strip() for line in file if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") if hasattr(os, "sysconf") else 0
+    versions = ", ".join(f"{name} {_version(name)}" for name in ("mkdocs", "mkdocs-material", "Markdown", "orjson"))
+    return [
+        f"- CPU: {cpu}, {os.cpu_count()} cores (nproc)",
+        f"- Memory: {memory / 2**30:.1f} GiB",
+        f"- Python {platform.python_version()} on {platform.system()} {platform.release()}",
+        f"- {versions}",
+    ]
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _size(n: int) -> str:
+    return f"{n / MB:,.1f} MB" if n >= 100_000 else f"{n / 1000:,.1f} KB"
+
+
+def table(rows: list[Row]) -> list[str]:
+    lines = [
+        "| Transcript | File | Build with hook | Build, plain links | Ratio | Peak RSS with hook "
+        "| Peak RSS, plain | Added by hook | Serve rebuild | Loading | Transcript pages |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for row in rows:
+        rebuild = "–" if row.rebuild_seconds is None else f"{row.rebuild_seconds:.2f} s"
+        if row.rebuild_reused is False:
+            rebuild += " (parsed again)"
+        load = "–" if row.load_mb_s is None else f"{row.load_mb_s:,.0f} MB/s"
+        pages = "–" if row.pages is None else (
+            f"{row.pages.pages}, at most {row.pages.most_messages} messages, {_size(row.pages.largest_bytes)}")
+        lines.append(
+            f"| {row.label} | {_size(row.file_bytes)} | {row.hook.seconds:.2f} s | {row.plain.seconds:.2f} s "
+            f"| {row.ratio:.2f}x | {row.hook.peak_rss / MiB:,.0f} MiB | {row.plain.peak_rss / MiB:,.0f} MiB "
+            f"| {row.added_rss / MiB:,.0f} MiB | {rebuild} | {load} | {pages} |"
+        )
+    return lines
+
+
+def budgets(shipped: Row | None, rows: list[Row], per_page: int) -> list[tuple[bool | None, str]]:
+    """(passed, text) for each budget; passed is None when this run did not measure it."""
+    results: list[tuple[bool | None, str]] = []
+    if shipped is not None:
+        results.append((shipped.ratio <= 1.10, f"the hook adds at most 10% to the shipped site's build: {shipped.ratio:.2f}x"))
+    ten_k = next((row for row in rows if row.messages == 10_000), None)
+    if ten_k is None:
+        results.append((None, "with 10,000 messages the build takes at most 1.5x the build without the hook: "
+                              "not measured (10,000 is not among the sizes)"))
+    else:
+        results.append((ten_k.ratio <= 1.5, f"with 10,000 messages the build takes at most 1.5x the build without "
+                                            f"the hook: {ten_k.ratio:.2f}x"))
+    for row in rows:
+        results.append((row.load_mb_s >= 100, f"{row.label}: loading reaches at least 100 MB/s: {row.load_mb_s:,.0f} MB/s"))
+    for row in rows:
+        results.append((row.added_rss < 2 * row.file_bytes,
+                        f"{row.label}: the peak memory the hook adds stays under twice the transcript file "
+                        f"({_size(2 * row.file_bytes)}): {row.added_rss / MB:,.1f} MB"))
+    for row in rows:
+        results.append((row.rebuild_reused is True, f"{row.label}: a serve rebuild after an essay edit does not "
+                                                    "parse the transcript again"))
+    pages = [row for row in rows if row.pages is not None]
+    if pages:
+        most = max(row.pages.most_messages for row in pages)
+        results.append((most <= per_page, f"no transcript page holds more than {per_page} messages: at most {most}"))
+    return results
+
+
+def budget_lines(results: list[tuple[bool | None, str]]) -> list[str]:
+    label = {True: "PASS", False: "FAIL", None: "SKIP"}
+    return [f"{label[passed]}  {text}" for passed, text in results]

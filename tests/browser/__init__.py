@@ -1,0 +1,1 @@
+"""Tests of the built site in a real browser (see conftest.py)."""

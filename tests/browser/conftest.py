@@ -1,0 +1,67 @@
+"""The built site in a real browser: Debian's Chromium driven by Playwright.
+
+The site is built once with `mkdocs build --strict` into test-output/site (or
+$BROWSER_TEST_OUTPUT/site), served by scripts/static_host.py on 127.0.0.1 with gzip, and
+visited by Chromium. Screenshots and the Lighthouse report go beside the build, in
+test-output/screenshots and test-output/lighthouse, for a person to look at.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+from browser.site_browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, OUTPUT, add_essay_pdf, build_site, new_page, site_paths
+from static_host import StaticHost
+
+
+@pytest.fixture(scope="session")
+def output_dir() -> Path:
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    return OUTPUT
+
+
+@pytest.fixture(scope="session")
+def site_dir(output_dir) -> Path:
+    """The site as published: `mkdocs build --strict`, then the essay's PDF printed into it."""
+    return add_essay_pdf(build_site(output_dir / "site"))
+
+
+@pytest.fixture(scope="session")
+def offline_site_dir(output_dir) -> Path:
+    """The copy that opens from the file system: Material's offline plugin, on with OFFLINE=true."""
+    return build_site(output_dir / "offline-site", OFFLINE="true")
+
+
+@pytest.fixture(scope="session")
+def host(site_dir):
+    with StaticHost(site_dir) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def all_pages(site_dir) -> list[str]:
+    paths = site_paths(site_dir)
+    assert "" in paths and "transcript/" in paths, paths
+    return paths
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, host):
+    """A desktop-sized page on a fresh profile; it fails the test on any console error or failed request."""
+    context, page, problems = new_page(browser, DESKTOP, origin=host.url)
+    yield page
+    context.close()
+    assert not problems.all(), problems.all()

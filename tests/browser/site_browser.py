@@ -1,0 +1,110 @@
+"""Helpers of the browser tests: building the site, listing its pages, opening pages that
+record what went wrong (console errors, failed requests, requests to other hosts)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = Path(os.environ.get("BROWSER_TEST_OUTPUT", ROOT / "test-output")).resolve()
+CHROMIUM = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+# Without the background-networking flags Chromium calls Google's services, which a
+# closed network refuses; those failures are not the site's.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps",
+]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 740}
+TIMEOUT_MS = 15_000
+
+# The pages measured by Lighthouse and photographed: the title page, one essay page, the transcript.
+KEY_PAGES = {"title": "", "essay": "context/", "transcript": "transcript/"}
+
+
+def build_site(destination: Path, **env_extra: str) -> Path:
+    if destination.exists():
+        shutil.rmtree(destination)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env_extra}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(destination)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    return destination
+
+
+def add_essay_pdf(site: Path) -> Path:
+    """Print the essay's PDF into the site, as publishing does after the build (pages.yml)."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "essay_pdf.py"), str(site), "-o", str(site / "essay.pdf")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return site
+
+
+def site_paths(site: Path) -> list[str]:
+    """Every HTML page of a built site, as URL paths relative to its root ("" is the home page)."""
+    paths = []
+    for html in sorted(site.rglob("*.html")):
+        relative = html.relative_to(site).as_posix()
+        paths.append(relative[: -len("index.html")] if relative.endswith("index.html") else relative)
+    return paths
+
+
+@dataclass
+class PageProblems:
+    """What went wrong while a page was open: console errors, page errors, failed requests."""
+
+    origin: str
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    foreign_requests: list[str] = field(default_factory=list)
+
+    def watch(self, page: Page) -> None:
+        page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(
+            f"{msg.text} at {msg.location.get('url')}"))
+        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+        page.on("requestfailed", self._check_failure)
+        page.on("response", lambda response: response.status >= 400 and self.failed_requests.append(
+            f"{response.url}: HTTP {response.status}"))
+        page.on("request", self._check_origin)
+
+    def _check_failure(self, request) -> None:
+        # A request still in flight when the test moves to the next page is cancelled
+        # (net::ERR_ABORTED): the browser's doing, not the site's.
+        if request.failure != "net::ERR_ABORTED":
+            self.failed_requests.append(f"{request.url}: {request.failure}")
+
+    def _check_origin(self, request) -> None:
+        if not request.url.startswith((self.origin, "data:", "blob:", "about:")):
+            self.foreign_requests.append(request.url)
+
+    def all(self) -> list[str]:
+        return [*self.console_errors, *self.page_errors, *self.failed_requests,
+                *(f"request to another host: {url}" for url in self.foreign_requests)]
+
+
+def new_page(browser: Browser, viewport: dict, color_scheme: str = "light", origin: str = ""):
+    context = browser.new_context(viewport=viewport, color_scheme=color_scheme)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    problems = PageProblems(origin)
+    problems.watch(page)
+    return context, page, problems
+
+
+def wait_for_material(page: Page) -> None:
+    """Material's script has run: it replaces the `no-js` class of <html>."""
+    page.wait_for_function("!document.documentElement.classList.contains('no-js')")

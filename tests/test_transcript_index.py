@@ -1,0 +1,71 @@
+"""Loading a transcript file: the fast parser, the index kept in memory, and reading messages back."""
+
+import json
+
+import pytest
+
+from msgref import transcript as transcript_module
+from msgref.transcript import IndexedTranscript, TranscriptError, load_transcript, parse_transcript
+
+
+def record(n, **fields):
+    return {"n": n, "speaker": "user", "provenance": "verbatim", "text": f"text {n}", **fields}
+
+
+def write(path, *lines):
+    path.write_bytes(b"".join((line if isinstance(line, bytes) else json.dumps(line).encode()) + b"\n" for line in lines))
+    return str(path)
+
+
+def test_a_loaded_file_keeps_only_where_messages_are_and_reads_them_back(tmp_path):
+    records = [record(3, text="é – a line\twith \"quotes\""), record(1, tool_input={"a": [1, 2]}), record(2, text="")]
+    path = write(tmp_path / "t.jsonl", records[0], b"", b"  \r", records[1], records[2])
+    loaded = load_transcript(path, "t.jsonl")
+    assert isinstance(loaded, IndexedTranscript)
+    with open(path, "rb") as file:
+        in_memory = parse_transcript(file, "t.jsonl")
+    assert loaded.numbers == in_memory.numbers == [1, 2, 3]
+    assert list(loaded) == list(in_memory)
+    assert loaded.get(1).line == 4 and loaded.get(7) is None and 3 in loaded and 7 not in loaded
+
+
+@pytest.mark.parametrize("line, expected", [
+    (b'{"n": 2, "speaker": ', "t.jsonl:2: not valid JSON: Expecting value (column 1)"),
+    (b'{"n": 2, "text": "\xff"}', "t.jsonl:2: not valid UTF-8 (byte 19)"),
+    (b"[1, 2]", "t.jsonl:2: expected a JSON object, found a list"),
+    (b'{"n": 2.5, "speaker": "user", "provenance": "verbatim", "text": ""}',
+     "t.jsonl:2: field 'n' must be an integer, found a number with a fraction"),
+])
+def test_the_fast_and_the_standard_parser_name_the_same_problem(tmp_path, monkeypatch, line, expected):
+    path = write(tmp_path / "t.jsonl", record(1), line)
+    messages = []
+    for fast in (transcript_module._fast_loads, None):
+        monkeypatch.setattr(transcript_module, "_fast_loads", fast)
+        with pytest.raises(TranscriptError) as raised:
+            load_transcript(path, "t.jsonl")
+        messages.append(str(raised.value))
+    assert messages == [expected, expected]
+
+
+def test_json_that_only_the_standard_library_reads_is_still_read(tmp_path):
+    big = 2**70
+    path = write(tmp_path / "t.jsonl", b'{"n": 1, "speaker": "tool", "provenance": "verbatim", "text": "", '
+                                       b'"tool_input": {"x": NaN, "lone": "\\ud800"}}', record(big))
+    loaded = load_transcript(path)
+    assert loaded.numbers == [1, big] and loaded.get(1).tool_input["lone"] == "\ud800"
+
+
+def test_a_file_changed_during_a_build_is_reported(tmp_path):
+    path = write(tmp_path / "t.jsonl", record(1), record(2))
+    loaded = load_transcript(path, "t.jsonl")
+    write(tmp_path / "t.jsonl", record(5), record(6))
+    with pytest.raises(TranscriptError, match="^t.jsonl: the file changed while the site was being built; build again$"):
+        loaded.get(2)
+
+
+def test_long_messages_are_read_again_rather_than_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(IndexedTranscript, "CACHED_LINE_BYTES", 100)
+    path = write(tmp_path / "t.jsonl", record(1), record(2, text="x" * 500))
+    loaded = load_transcript(path)
+    assert loaded.get(1) is loaded.get(1)
+    assert loaded.get(2) is not loaded.get(2) and loaded.get(2).text == "x" * 500

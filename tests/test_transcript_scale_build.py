@@ -1,0 +1,67 @@
+"""A real `mkdocs build --strict` of a site whose transcript is much longer than what it cites."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+HOOK = Path(__file__).resolve().parent.parent / "hooks" / "msgref_hook.py"
+LONG_TEXT = "\n".join(f"output line {i}" for i in range(30))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    project = tmp_path_factory.mktemp("scale")
+    records = [{"n": n, "speaker": "tool", "provenance": "verbatim", "text": LONG_TEXT if n == 20 else f"text {n}"}
+               for n in range(1, 26)]
+    (project / "transcript.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (project / "docs").mkdir()
+    (project / "docs" / "index.md").write_text("# Essay\n\nFirst [msg 5], then [msg 20].\n")
+    (project / "docs" / "note-on-the-text.md").write_text("# Note on the text\n")  # the transcript intro links here
+    config = {
+        "site_name": "Scale", "site_url": "http://127.0.0.1:8000/", "nav": ["index.md", "note-on-the-text.md", "transcript/index.md"],
+        "hooks": [str(HOOK)], "markdown_extensions": ["attr_list", {"toc": {"permalink": True}}],
+        "validation": {"omitted_files": "warn", "unrecognized_links": "warn", "anchors": "warn"},
+        "extra": {"transcript": {"source": "transcript.jsonl", "messages_per_page": 3, "context": 1,
+                                 "message_chars": 100, "search": False, "redact": False}},
+    }
+    (project / "mkdocs.yml").write_text(yaml.safe_dump(config))
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=project,
+                            capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    return project / "site"
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def test_only_cited_messages_and_their_neighbours_get_pages(site):
+    first, second = soup(site / "transcript/index.html"), soup(site / "transcript/page-2/index.html")
+    assert [h["id"] for h in first.select("h2[id^=msg-]")] == ["msg-4", "msg-5", "msg-6"]
+    assert [h["id"] for h in second.select("h2[id^=msg-]")] == ["msg-19", "msg-20", "msg-21"]
+    assert not (site / "transcript/page-3").exists()
+    assert "Not shown: messages 7–18 (12 messages)" in second.select_one(".msg-gap").text
+
+
+def test_links_between_pages_and_from_the_essay_resolve(site):
+    essay = soup(site / "index.html")
+    assert [a["href"] for a in essay.select("a.msg-ref")] == ["transcript/#msg-5", "transcript/page-2/#msg-20"]
+    first = soup(site / "transcript/index.html")
+    next_link = first.find(id="msg-6").find_next(class_="msg-neighbours").find_all("a")[-1]
+    assert next_link["href"] == "page-2/#msg-19"
+    cited_in = first.find(id="msg-5").find_next(class_="msg-cited-in").a["href"]
+    assert cited_in == "../#cite-5"
+
+
+def test_a_long_message_links_to_its_whole_text(site):
+    page = soup(site / "transcript/page-2/index.html")
+    note = page.select_one(".msg-cut")
+    assert note.a["href"] == "../messages/msg-20.txt"
+    assert (site / "transcript/messages/msg-20.txt").read_text(encoding="utf-8") == LONG_TEXT
