@@ -152,8 +152,8 @@ def test_cited_numbers_are_found_in_the_pages_markdown():
 
 
 def test_layout_options_have_defaults_and_name_a_bad_setting():
-    assert layout_options({}) == {"folder": "transcript", "per_page": 500, "context": 1, "message_chars": 5000,
-                                  "search": False}
+    assert layout_options({}) == {"folder": "transcript", "per_page": 500, "context": 0, "message_chars": 5000,
+                                  "search": True}
     assert layout_options({"context": "all"})["context"] is None
     for settings, expected in [
         ({"context": -1}, "'context' must be a whole number of 0 or more, or all, found -1"),

@@ -30,12 +30,11 @@ from .citations import Citation
 from .tags import TAG_RE
 from .transcript import Transcript
 
-CITED_IN_PLACEHOLDER = '<div class="msg-cited-in" data-msg="{n}"></div>'
 _NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
 ENTRIES_MARKER = "<!-- msgref: messages of transcript page {index} -->"
 _ENTRIES_MARKER_RE = re.compile(r"<!-- msgref: messages of transcript page (\d+) -->")
-DEFAULT_CONTEXT = 1
+DEFAULT_CONTEXT = 0
 DEFAULT_MESSAGE_CHARS = 5000
 
 
@@ -45,7 +44,7 @@ def layout_options(settings: dict) -> dict:
     per_page = settings.get("messages_per_page", 500)
     context = settings.get("context", DEFAULT_CONTEXT)
     message_chars = settings.get("message_chars", DEFAULT_MESSAGE_CHARS)
-    search = settings.get("search", False)
+    search = settings.get("search", True)
     if not isinstance(folder, str) or not folder.strip("/"):
         raise ValueError(f"'folder' must be a folder name, found {folder!r}")
     if not isinstance(per_page, int) or isinstance(per_page, bool) or per_page < 1:
@@ -147,8 +146,8 @@ def page_markdown(layout: TranscriptLayout, index: int, intro: str = "") -> str:
     if len(layout.pages) > 1:
         parts.append(_pager(layout, index))
     parts.append(ENTRIES_MARKER.format(index=index))
-    # Left out of the search index unless asked for: indexing hundreds of messages is
-    # the largest part of building a transcript page.
+    # `search: false` leaves the transcript out of the search index: indexing hundreds of
+    # messages is the largest part of building a transcript page.
     front_matter = "" if layout.search else "---\nsearch:\n  exclude: true\n---\n\n"
     return front_matter + "\n\n".join(part for part in parts if part) + "\n"
 
