@@ -35,24 +35,30 @@ _build = {}
 
 
 def on_config(config):
-    essay = config.extra["essay"]
     try:
         _build["meta"] = EssayMetadata.from_config(config)
     except MetadataError as error:
         raise PluginError(f"mkdocs.yml: {error}") from None
-    _build["sections"] = list(essay["sections"])
+    essay = config.extra["essay"]
+    sections = essay.get("sections")
+    if not isinstance(sections, list) or not sections or not all(isinstance(s, str) for s in sections):
+        raise PluginError("mkdocs.yml: extra.essay.sections: list the essay's pages in reading order")
+    _build["sections"] = sections
     _build["pdf"] = essay.get("pdf")
     config.markdown_extensions.append(ParagraphLinks())
     if not config.copyright:
-        config.copyright = f"{config.site_author} · published {essay['published']} · edition {essay['edition']}"
+        meta = _build["meta"]
+        config.copyright = f"{meta.author_label} · published {meta.published.isoformat()} · edition {meta.edition}"
     return config
 
 
 def on_files(files, config):
     sources = []
     for section in _build["sections"]:
-        with open(os.path.join(config.docs_dir, section), encoding="utf-8-sig") as source:
-            sources.append(source.read())
+        page = files.get_file_from_path(section)
+        if page is None or not page.is_documentation_page():
+            raise PluginError(f"mkdocs.yml: extra.essay.sections: {section} is not a page in {config.docs_dir}")
+        sources.append(page.content_string)
     content = "---\nderived: true\n---\n\n" + whole_essay_markdown(sources)
     files.append(File.generated(config, WHOLE_ESSAY_PAGE, content=content, inclusion=InclusionLevel.NOT_IN_NAV))
     for download in downloads(_build["meta"]):
@@ -130,8 +136,9 @@ def _citation_first(html_content, page, files):
     block = etree.Element("div", {"class": "essay-citation"})
     etree.SubElement(block, "p").text = "Cite as:"
     block.append(citation_list({"APA": references(_build["meta"])["APA"]}))
-    first_heading_end = html_content.find("</h1>") + len("</h1>")
-    return html_content[:first_heading_end] + to_html(block) + html_content[first_heading_end:]
+    heading_end = html_content.find("</h1>")
+    at = heading_end + len("</h1>") if heading_end >= 0 else 0
+    return html_content[:at] + to_html(block) + html_content[at:]
 
 
 def _slot(part_spec: str, page, files) -> str:

@@ -34,9 +34,11 @@ _build = {}  # this build's layout, registry and extension
 
 
 def on_config(config):
-    settings = config.extra.get("transcript", {})
+    settings = config.extra.get("transcript") or {}
+    if not isinstance(settings, dict):
+        raise PluginError("mkdocs.yml: extra.transcript: expected the transcript's settings")
     project = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
-    source = settings.get("source", "docs/transcript.jsonl")
+    source = _setting(settings, "source", str, "docs/transcript.jsonl")
     try:
         transcript = load_transcript(os.path.join(project, source), display_path=source)
     except TranscriptError as error:
@@ -47,7 +49,7 @@ def on_config(config):
     else:
         log.debug("Transcript %s unchanged since the last build; not parsed again", source)
     _build["loaded"] = transcript
-    if settings.get("redact", True):
+    if _setting(settings, "redact", bool, True):
         transcript = _redacted(transcript, settings, source)
 
     try:
@@ -109,7 +111,12 @@ def on_env(env, config, files):
 def _redacted(transcript, settings, source):
     """The transcript as the site shows it: each message redacted when first read. The
     redacted messages are kept until the file or the redaction settings change."""
-    rules = (settings.get("redact_patterns") or {}, settings.get("redact_allow") or [])
+    patterns = _setting(settings, "redact_patterns", dict, {})
+    allow = _setting(settings, "redact_allow", list, [])
+    if not all(isinstance(v, str) for v in [*patterns, *patterns.values(), *allow]):
+        raise PluginError("mkdocs.yml: extra.transcript: redact_patterns maps names to regular expressions, "
+                          "and redact_allow lists strings")
+    rules = (patterns, allow)
     if _build.get("redacted", (None,))[0] != rules:
         try:
             redactor = Redactor(*rules)
@@ -123,6 +130,14 @@ def _redacted(transcript, settings, source):
 
         _build["redacted"] = (rules, RedactedTranscript(transcript, redactor, report))
     return _build["redacted"][1]
+
+
+def _setting(settings, name, kind, default):
+    """A setting under extra.transcript, checked to be of the expected kind."""
+    value = settings.get(name, default)
+    if not isinstance(value, kind):
+        raise PluginError(f"mkdocs.yml: extra.transcript.{name}: expected {kind.__name__}, found {value!r}")
+    return value
 
 
 def _first_body_line(page, markdown: str) -> int:

@@ -54,8 +54,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--sizes takes whole numbers separated by commas, such as 1000,10000")
     if any(size < 1 for size in args.sizes):
         parser.error("--sizes must all be 1 or more")
-    args.repeat = args.repeat or (1 if args.quick else 3)
-    args.touches = args.touches or (1 if args.quick else 3)
+    default_runs = 1 if args.quick else 3
+    args.repeat = default_runs if args.repeat is None else args.repeat
+    args.touches = default_runs if args.touches is None else args.touches
     if args.repeat < 1 or args.touches < 1:
         parser.error("--repeat and --touches must be 1 or more")
     if args.pages < 1 or args.references < args.pages:

@@ -23,7 +23,7 @@ from pathlib import Path
 # time; this script runs from the repository root without being installed.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
 
-from msgref.redact import Redactor  # noqa: E402
+from msgref.redact import REDACTED_FIELDS, Redactor  # noqa: E402
 from transcript_formats import (  # noqa: E402
     FORMAT_NAMES,
     FORMAT_TITLES,
@@ -35,8 +35,8 @@ from transcript_formats import (  # noqa: E402
 from transcript_formats.progress import Progress  # noqa: E402
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
-# Fields redacted, in the order the report names them.
-REDACTED_FIELDS = ("text", "thinking", "tool_name", "tool_input", "source_id", "timestamp", "origin")
+# Half of a character cut in two in the log: no UTF-8 file can hold it.
+LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,7 +200,8 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                     record = message.record(result.messages)
                     if redactor is not None:
                         record = _redact(record, redactor, result)
-                    transcript.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    line = json.dumps(record, ensure_ascii=False)
+                    transcript.write(LONE_SURROGATE_RE.sub("\ufffd", line) + "\n")
                     if progress.due():
                         progress.show(file.tell(), result.messages)
                 if result.messages == 0:

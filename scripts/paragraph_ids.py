@@ -114,7 +114,7 @@ def main(argv=None) -> int:
                     missing += 1
             elif added := add_ids(path):
                 print(f"{path}: added {added} paragraph ids")
-    except (OSError, KeyError, yaml.YAMLError) as error:
+    except (OSError, ValueError, KeyError, yaml.YAMLError) as error:  # ValueError: not UTF-8
         print(f"paragraph_ids: {error}", file=sys.stderr)
         return 2
     return 1 if missing else 0

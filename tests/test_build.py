@@ -203,3 +203,31 @@ def test_secrets_in_the_transcript_never_reach_the_site(project, tmp_path):
                     assert piece.encode() not in content or len(piece) < 16, f"{kind} in {path}"
     shown = soup(tmp_path / "site/transcript/index.html").get_text()
     assert "[REDACTED: anthropic-key]" in shown and "[REDACTED: private-key]" in shown
+
+
+@pytest.mark.parametrize(
+    "setting, expected",
+    [
+        ("  redact: 'no'\n", "extra.transcript.redact: expected bool, found 'no'"),
+        ("  redact_allow: some-key\n", "extra.transcript.redact_allow: expected list, found 'some-key'"),
+        ("  redact_patterns: [a, b]\n", "extra.transcript.redact_patterns: expected dict"),
+        ("  redact_patterns: {api: '(unclosed'}\n", "redact_patterns: not a valid regular expression"),
+        ("  message_chars: 0\n", "'message_chars' must be a whole number of 1 or more"),
+    ],
+)
+def test_a_bad_transcript_setting_stops_the_build_with_a_clear_message(project, tmp_path, setting, expected):
+    config = project / "mkdocs.yml"
+    name = setting.split(":")[0].strip()
+    text = re.sub(rf"^    {name}: .*\n", "", config.read_text(), flags=re.MULTILINE)  # the setting once
+    config.write_text(text.replace("  transcript:\n", "  transcript:\n  " + setting, 1))
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1 and expected in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_missing_essay_section_stops_the_build_with_a_clear_message(project, tmp_path):
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text().replace("      - conclusion.md\n", "      - afterword.md\n", 1))
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1
+    assert "extra.essay.sections: afterword.md is not a page" in result.stderr and "Traceback" not in result.stderr

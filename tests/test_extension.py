@@ -174,3 +174,22 @@ def test_a_derived_page_is_neither_recorded_nor_warned_about(convert):
     html = md.convert("Again [msg 2] and [msg 99] and [msg5].")
     assert 'href="transcript.md#msg-2"' in html
     assert convert.warnings == [] and convert.registry.of_message(2) == []
+
+
+def test_markdown_placeholders_and_marks_in_a_message_stay_inert(convert):
+    placeholder = "x \x02wzxhzdk:0\x03 y \ue000\ue011\ue001 \ud83d"
+    convert.extension.transcript = parse_transcript(
+        [json.dumps({"n": 1, "speaker": "user", "provenance": "verbatim", "text": placeholder}).encode()], "t.jsonl"
+    )
+    page = convert('<b onclick="alert(1)">raw</b> cites [msg 1].')
+    assert page.select("[onclick]") == [page.find("b")]  # only the page's own raw HTML
+    shown = page.select_one(".msg-snippet .msg-body__text").text
+    assert shown == "x \ufffdwzxhzdk:0\ufffd y \ufffd\ufffd\ufffd \ufffd"
+    assert "onclick" not in page.select_one("a.msg-ref")["title"]
+
+
+def test_a_tag_alone_keeps_the_paragraph_anchor(convert):
+    page = convert("[msg 4]\n{ #p-the-quote }\n", first_line=1)
+    figure = page.select_one("figure.msg-snippet--full")
+    assert figure["id"] == "p-the-quote" and figure.figcaption.a["id"] == "cite-4"
+    assert convert.registry.of_message(4)[0].anchor == "cite-4"

@@ -523,20 +523,20 @@ def test_no_redact_keeps_the_log_as_it_is(tmp_path):
 
 def test_allow_list_and_extra_pattern_at_import(tmp_path, capsys):
     aws_example = "AKIA" + "EXAMPLE" + "K" * 9
-    ticket = "TICKET-" + "4" * 6
+    order = "ORDER-" + "4" * 6
     source = tmp_path / "chat.json"
     source.write_text(json.dumps([
-        {"role": "user", "content": f"The docs use {aws_example}; see {ticket}."},
+        {"role": "user", "content": f"The docs use {aws_example}; see {order}."},
         {"role": "assistant", "content": "Noted, with key " + "AKIA" + "R" * 16},
     ]), encoding="utf-8")
     records = import_sample(
-        tmp_path, source, "--allow", aws_example, "--redact-pattern", r"ticket-id=TICKET-[0-9]{6}"
+        tmp_path, source, "--allow", aws_example, "--redact-pattern", r"order-id=ORDER-[0-9]{6}"
     )
-    assert records[0]["text"] == f"The docs use {aws_example}; see [REDACTED: ticket-id]."
+    assert records[0]["text"] == f"The docs use {aws_example}; see [REDACTED: order-id]."
     assert records[1]["text"] == "Noted, with key [REDACTED: aws-access-key]"
     stderr = capsys.readouterr().err
-    assert "msg 1 text: ticket-id" in stderr and "msg 2 text: aws-access-key" in stderr
-    assert ticket not in stderr
+    assert "msg 1 text: order-id" in stderr and "msg 2 text: aws-access-key" in stderr
+    assert order not in stderr
 
 
 # --- Streaming and the terminal ------------------------------------------------------
@@ -599,3 +599,10 @@ def test_the_command_runs_from_another_folder(tmp_path):
     result = run_cli(SAMPLES / "codex-rollout_synthetic.jsonl", "-o", tmp_path / "t.jsonl", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert os.path.getsize(tmp_path / "t.jsonl") > 0
+
+
+def test_half_a_character_in_the_log_is_written_as_a_replacement_character(tmp_path):
+    log = tmp_path / "cut.jsonl"
+    log.write_text('{"type": "user", "uuid": "u1", "message": {"role": "user", "content": "half \\ud83d emoji"}}\n')
+    (record,) = import_sample(tmp_path, log)
+    assert record["text"] == "half \ufffd emoji"

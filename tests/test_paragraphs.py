@@ -3,7 +3,7 @@
 import markdown
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, build, soup
+from conftest import build, soup
 from essaycite.paragraphs import ParagraphLinks
 from paragraph_ids import main as paragraph_ids
 

@@ -173,9 +173,9 @@ def test_extra_patterns_whole_match_or_secret_group():
             "session-cookie": r"sessionid=(?P<secret>[a-z0-9]+)",
         }
     )
-    text = "ticket INT-123456, cookie sessionid=abc123def"
+    text = "order INT-123456, cookie sessionid=abc123def"
     assert redactor.redact_text(text) == (
-        "ticket [REDACTED: internal-id], cookie sessionid=[REDACTED: session-cookie]",
+        "order [REDACTED: internal-id], cookie sessionid=[REDACTED: session-cookie]",
         ["internal-id", "session-cookie"],
     )
 

@@ -151,7 +151,11 @@ class SnippetPlacer(Treeprocessor):
 
     def _replace_with_quote(self, block, parent, link, message) -> None:
         quote = snippets.snippet(message, link.get("href"), full=True)
-        quote.set("id", link.get("id"))
+        if block.get("id"):  # the paragraph's own anchor stays; the citation's goes on the caption
+            quote.set("id", block.get("id"))
+            quote.find("figcaption/a").set("id", link.get("id"))
+        else:
+            quote.set("id", link.get("id"))
         quote.set("class", quote.get("class") + " msg-snippet--full")
         quote.tail = block.tail
         parent[list(parent).index(block)] = quote

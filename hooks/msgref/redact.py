@@ -16,7 +16,7 @@ patterns. Plain Python only: nothing here imports MkDocs or Markdown.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 MARKER = "[REDACTED: {kind}]"
 
@@ -195,19 +195,20 @@ def _secret_span(match: re.Match, group: int | str) -> tuple[int, int]:
     return match.span()
 
 
-
 class RedactedTranscript:
     """A transcript whose messages are redacted as they are read.
 
-    Only the messages the site shows are ever read, so only they are redacted, each
-    once: a large transcript costs no more than the pages made from it. `on_redact(n,
-    kinds)` is told of each message found to hold secrets, for the report.
+    Only the messages the site shows are ever read, so only they are redacted. A message
+    found clean is remembered by its number alone, and a redacted one is kept: memory
+    grows with the number of messages that hold secrets, not with the transcript.
+    `on_redact(n, kinds)` is told of each message found to hold secrets, for the report.
     """
 
     def __init__(self, transcript, redactor: Redactor, on_redact=None):
         self._transcript = transcript
         self._redactor = redactor
         self._on_redact = on_redact or (lambda n, kinds: None)
+        self._clean: set[int] = set()
         self._redacted = {}
         self.path = transcript.path
         self.numbers = transcript.numbers
@@ -222,23 +223,21 @@ class RedactedTranscript:
         return n in self._transcript
 
     def get(self, n: int):
-        if n not in self._redacted:
-            message = self._transcript.get(n)
-            if message is not None:
-                message = self._redact(message)
-            self._redacted[n] = message
-        return self._redacted[n]
-
-    def _redact(self, message):
-        from dataclasses import fields, replace
-
-        strings = {f.name: getattr(message, f.name) for f in fields(message) if f.name in REDACTED_FIELDS}
+        if n in self._redacted:
+            return self._redacted[n]
+        message = self._transcript.get(n)
+        if message is None or n in self._clean:
+            return message
+        strings = {name: getattr(message, name) for name in REDACTED_FIELDS}
         redacted, kinds = self._redactor.redact_value(strings)
         if not kinds:
+            self._clean.add(n)
             return message
-        self._on_redact(message.n, kinds)
-        return replace(message, **redacted)
+        self._on_redact(n, kinds)
+        self._redacted[n] = replace(message, **redacted)
+        return self._redacted[n]
 
 
-# The message fields that hold text from the log; numbers, speaker and provenance do not.
-REDACTED_FIELDS = ("text", "source_id", "timestamp", "origin", "thinking", "tool_name", "tool_input")
+# The message fields that hold text from the log (numbers, speaker and provenance do not),
+# in the order reports name them.
+REDACTED_FIELDS = ("text", "thinking", "tool_name", "tool_input", "source_id", "timestamp", "origin")

@@ -17,10 +17,21 @@ EMPTY_LABEL = "Empty message: no content"
 BLANK_LABEL = "Blank message: whitespace only"
 SPEAKER_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "unknown": "sender not stated"}
 
+# Characters a message must not carry into a page: Python-Markdown's placeholders (STX,
+# ETX), which would let raw HTML stored on the page back in; this package's line marks;
+# and lone surrogates, which cannot be written as UTF-8. Each shows as U+FFFD instead.
+_NOT_DISPLAYABLE = {
+    code: "\ufffd" for code in [0x02, 0x03, *range(0xE000, 0xE020), *range(0xD800, 0xE000)]
+}
+
+
+def displayable(text: str) -> str:
+    return text.translate(_NOT_DISPLAYABLE)
+
 
 def shorten(text: str, limit: int) -> str:
     """Cut `text` at a word boundary near `limit`, marking the cut with an ellipsis."""
-    text = " ".join(text.split())
+    text = " ".join(displayable(text).split())
     if len(text) <= limit:
         return text
     cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
@@ -29,10 +40,6 @@ def shorten(text: str, limit: int) -> str:
 
 def provenance_label(message: Message) -> str:
     return "described by the essay, not quoted" if message.is_described else "quoted verbatim"
-
-
-def caption_text(message: Message) -> str:
-    return f"Message {message.n} · {SPEAKER_LABELS[message.speaker]} · {provenance_label(message)}"
 
 
 def tooltip(message: Message) -> str:
@@ -70,7 +77,7 @@ def message_body(message: Message, limit: int | None = None, shown_with: tuple[i
             "these messages as:" if shown_with else "this message as:"
         )
         description = etree.SubElement(body, "p", {"class": "msg-body__text"})
-        description.text = shorten(message.text, limit) if limit else message.text
+        description.text = shorten(message.text, limit) if limit else displayable(message.text)
         if message.described_with:
             note = etree.SubElement(body, "p", {"class": "msg-body__note"})
             if shown_with:
@@ -86,14 +93,14 @@ def message_body(message: Message, limit: int | None = None, shown_with: tuple[i
     if not message.text.strip():
         if message.tool_name:
             call = etree.Element("p", {"class": "msg-body msg-body--tool"})
-            call.text = f"Tool call: {message.tool_name}"
+            call.text = f"Tool call: {displayable(message.tool_name)}"
             return call
         empty = etree.Element("p", {"class": "msg-body msg-body--empty"})
         empty.text = _empty_label(message)
         return empty
     quote = etree.Element("blockquote", {"class": "msg-body msg-body--verbatim"})
     text = etree.SubElement(quote, "p", {"class": "msg-body__text"})
-    text.text = shorten(message.text, limit) if limit else message.text
+    text.text = shorten(message.text, limit) if limit else displayable(message.text)
     return quote
 
 
@@ -107,19 +114,19 @@ def message_details(message: Message) -> list[etree.Element]:
     ]
     if facts:
         meta = etree.Element("p", {"class": "msg-meta"})
-        meta.text = " · ".join(f"{label}: {value}" for label, value in facts)
+        meta.text = displayable(" · ".join(f"{label}: {value}" for label, value in facts))
         details.append(meta)
     if message.thinking:
         reasoning = etree.Element("details", {"class": "msg-thinking"})
         etree.SubElement(reasoning, "summary").text = "Reasoning (the model's thinking)"
-        etree.SubElement(reasoning, "p", {"class": "msg-body__text"}).text = message.thinking
+        etree.SubElement(reasoning, "p", {"class": "msg-body__text"}).text = displayable(message.thinking)
         details.append(reasoning)
     if message.tool_name:
         call = etree.Element("div", {"class": "msg-tool"})
-        etree.SubElement(call, "p").text = f"Tool call: {message.tool_name}"
+        etree.SubElement(call, "p").text = f"Tool call: {displayable(message.tool_name)}"
         if message.tool_input is not None:
             code = etree.SubElement(etree.SubElement(call, "pre"), "code")
-            code.text = json.dumps(message.tool_input, indent=2, ensure_ascii=False)
+            code.text = displayable(json.dumps(message.tool_input, indent=2, ensure_ascii=False))
         details.append(call)
     return details
 

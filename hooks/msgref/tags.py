@@ -29,10 +29,6 @@ MARKER_RE = f"{MARK_OPEN}(?P<line>[{_DIGITS}]+){MARK_CLOSE}"
 _ANY_MARKER_CHAR_RE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}{_DIGITS}]")
 
 
-def is_exact_tag(text: str) -> bool:
-    return TAG_RE.fullmatch(text) is not None
-
-
 def marker(line_number: int) -> str:
     return MARK_OPEN + str(line_number).translate(_TO_MARK_DIGITS) + MARK_CLOSE
 

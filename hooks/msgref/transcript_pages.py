@@ -114,7 +114,7 @@ class TranscriptLayout:
             for n in chunk:
                 message = self.transcript.get(n)
                 if self.is_cut(message):
-                    yield self.text_file_src(n), message.text
+                    yield self.text_file_src(n), snippets.displayable(message.text)
 
     def href(self, n: int, from_page: str) -> str | None:
         """A Markdown link from the source file `from_page` to message n, if n is shown."""
