@@ -71,3 +71,10 @@ def test_the_whole_essay_is_one_page_in_order(built_site):
     assert len(ids) == len(set(ids))
     assert article.select(".paragraph-link, nav") == []
     assert len(article.select("a.msg-ref")) == 8
+
+
+def test_the_whole_essay_moves_headings_down_but_not_code():
+    from essaycite.whole_essay import whole_essay_markdown
+
+    joined = whole_essay_markdown(["# Title\n\nText.\n{ #p-text }", "# Part\n\n```sh\n# a comment\n```\n\n## Sub"])
+    assert joined == "# Title\n\nText.\n\n## Part\n\n```sh\n# a comment\n```\n\n### Sub\n"

@@ -6,7 +6,8 @@ import re
 
 _ATTR_ID_LINE_RE = re.compile(r"^\s*(?:>\s*)?\{:?\s*#[\w-]+[^}]*\}\s*$")
 _HTML_SECTION_RE = re.compile(r"^<(nav|aside)\b.*?^</\1>\s*$", re.MULTILINE | re.DOTALL)
-_HEADING_RE = re.compile(r"^(#{1,5}) ", re.MULTILINE)
+_HEADING_RE = re.compile(r"^#{1,5} ")
+_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 def whole_essay_markdown(sections: list[str]) -> str:
@@ -17,10 +18,17 @@ def whole_essay_markdown(sections: list[str]) -> str:
     """
     parts = []
     for index, markdown in enumerate(sections):
-        markdown = _HTML_SECTION_RE.sub("", markdown)
-        lines = [line for line in markdown.split("\n") if not _ATTR_ID_LINE_RE.match(line)]
-        markdown = "\n".join(lines).strip()
-        if index:
-            markdown = _HEADING_RE.sub(lambda m: "#" + m.group(1) + " ", markdown)
-        parts.append(markdown)
+        lines, fence = [], None
+        for line in _HTML_SECTION_RE.sub("", markdown).split("\n"):
+            opening = _FENCE_RE.match(line)
+            if fence:  # inside fenced code: kept as it is
+                fence = None if line.strip().startswith(fence) else fence
+            elif opening:
+                fence = opening.group(1)
+            elif _ATTR_ID_LINE_RE.match(line):
+                continue
+            elif index and _HEADING_RE.match(line):
+                line = "#" + line
+            lines.append(line)
+        parts.append("\n".join(lines).strip())
     return "\n\n".join(parts) + "\n"
