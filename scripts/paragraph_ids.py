@@ -21,8 +21,11 @@ from pathlib import Path
 
 import yaml
 
+# The id syntax is the build's own; this script runs from the repository root, uninstalled.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
+from essaycite.paragraphs import ID_LINE_RE  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-ID_LINE_RE = re.compile(r"^\s*(?:>\s*)?\{:?\s*#([\w-]+)[^}]*\}\s*$")
 LIST_ITEM_RE = re.compile(r"^(\s*)(?:\d+\.|[-*+])\s+")
 SLUG_WORDS = 4
 

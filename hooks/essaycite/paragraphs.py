@@ -6,12 +6,16 @@ paragraph survives edits around it; only the displayed number follows the page.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as etree
 
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+# The source line that gives the paragraph above it its id: `{ #p-some-words }`, also
+# inside a quotation (`> { #… }`). Group 1 is the id.
+ID_LINE_RE = re.compile(r"^\s*(?:>\s*)?\{:?\s*#([\w-]+)[^}]*\}\s*$")
 PARAGRAPH_TAGS = {"p", "li"}
 NESTED_BLOCK_TAGS = {"div", "figure", "ul", "ol", "blockquote", "p", "pre", "table"}
 

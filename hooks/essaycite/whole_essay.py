@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-_ATTR_ID_LINE_RE = re.compile(r"^\s*(?:>\s*)?\{:?\s*#[\w-]+[^}]*\}\s*$")
+from .paragraphs import ID_LINE_RE
+
 _HTML_SECTION_RE = re.compile(r"^<(nav|aside)\b.*?^</\1>\s*$", re.MULTILINE | re.DOTALL)
 _HEADING_RE = re.compile(r"^#{1,5} ")
 _FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -25,7 +26,7 @@ def whole_essay_markdown(sections: list[str]) -> str:
                 fence = None if line.strip().startswith(fence) else fence
             elif opening:
                 fence = opening.group(1)
-            elif _ATTR_ID_LINE_RE.match(line):
+            elif ID_LINE_RE.match(line):
                 continue
             elif index and _HEADING_RE.match(line):
                 line = "#" + line
