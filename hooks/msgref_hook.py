@@ -18,7 +18,7 @@ from mkdocs.structure.files import File, InclusionLevel
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations
 from msgref.redact import RedactedTranscript, Redactor
-from msgref.transcript import TranscriptError, load_transcript
+from msgref.transcript import TranscriptError, start_loading
 from msgref.transcript_pages import (TranscriptEntries, TranscriptLayout, cited_numbers, fill_cited_in,
                                      layout_options, page_markdown)
 
@@ -33,14 +33,58 @@ TRANSCRIPT_INTRO = (
 _build = {}  # this build's layout, registry and extension
 
 
+@event_priority(100)  # first: the longer a large transcript has to load meanwhile, the better
 def on_config(config):
     settings = config.extra.get("transcript") or {}
     if not isinstance(settings, dict):
         raise PluginError("mkdocs.yml: extra.transcript: expected the transcript's settings")
     project = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
     source = _setting(settings, "source", str, "docs/transcript.jsonl")
+    in_child = _setting(settings, "parse_in_child", bool, True)
     try:
-        transcript = load_transcript(os.path.join(project, source), display_path=source)
+        # A large transcript is parsed meanwhile, on another core; on_files takes it.
+        _build["loading"] = start_loading(os.path.join(project, source), source, in_child)
+    except TranscriptError as error:
+        raise PluginError(str(error)) from None
+    redaction = _redaction_rules(settings) if _setting(settings, "redact", bool, True) else None
+    try:
+        options = layout_options(settings)
+    except ValueError as error:
+        raise PluginError(f"mkdocs.yml: extra.transcript: {error}") from None
+    registry = CitationRegistry()
+    # The transcript and the layout (which depends on which messages the pages cite)
+    # are given to the extension in on_files.
+    extension = MessageCitations(None, lambda n, page: _build["layout"].href(n, page), registry, warn=log.warning)
+    config.markdown_extensions.append(extension)
+    config.markdown_extensions.append(TranscriptEntries(lambda: _build["layout"]))
+    if "attr_list" not in config.markdown_extensions:
+        config.markdown_extensions.append("attr_list")  # the transcript headings carry ids
+    _build.update(redaction=redaction, options=options, registry=registry, extension=extension,
+                  project=project, source_name=source, source=os.path.abspath(os.path.join(project, source)))
+    return config
+
+
+def on_files(files, config):
+    transcript = _loaded_transcript()
+    source = files.get_file_from_path(os.path.relpath(_build["source"], config.docs_dir))
+    if source is not None and _build["source"] == os.path.abspath(source.abs_src_path):
+        files.remove(source)  # the raw transcript is an input, not a page or asset
+    cited = cited_numbers(file.content_string for file in files.documentation_pages())
+    layout = _build["layout"] = TranscriptLayout(transcript, cited=cited, **_build["options"])
+    for index in range(len(layout.pages)):
+        content = page_markdown(layout, index, TRANSCRIPT_INTRO)
+        inclusion = InclusionLevel.UNDEFINED if index == 0 else InclusionLevel.NOT_IN_NAV  # the pager links them
+        files.append(File.generated(config, layout.page_src(index), content=content, inclusion=inclusion))
+    for src, text in layout.whole_texts():  # messages too long to show whole on their page
+        files.append(File.generated(config, src, content=text))
+    return files
+
+
+def _loaded_transcript():
+    """The transcript as the site shows it, once on_config's loading has finished."""
+    source = _build["source_name"]
+    try:
+        transcript = _build.pop("loading")()
     except TranscriptError as error:
         raise PluginError(str(error)) from None
     if transcript is not _build.get("loaded"):
@@ -49,38 +93,10 @@ def on_config(config):
     else:
         log.debug("Transcript %s unchanged since the last build; not parsed again", source)
     _build["loaded"] = transcript
-    if _setting(settings, "redact", bool, True):
-        transcript = _redacted(transcript, settings, source)
-
-    try:
-        options = layout_options(settings)
-    except ValueError as error:
-        raise PluginError(f"mkdocs.yml: extra.transcript: {error}") from None
-    registry = CitationRegistry()
-    # The layout depends on which messages the pages cite, so it is made in on_files.
-    extension = MessageCitations(transcript, lambda n, page: _build["layout"].href(n, page), registry, warn=log.warning)
-    config.markdown_extensions.append(extension)
-    config.markdown_extensions.append(TranscriptEntries(lambda: _build["layout"]))
-    if "attr_list" not in config.markdown_extensions:
-        config.markdown_extensions.append("attr_list")  # the transcript headings carry ids
-    _build.update(transcript=transcript, options=options, registry=registry, extension=extension,
-                  project=project, source=os.path.abspath(os.path.join(project, source)))
-    return config
-
-
-def on_files(files, config):
-    source = files.get_file_from_path(os.path.relpath(_build["source"], config.docs_dir))
-    if source is not None and _build["source"] == os.path.abspath(source.abs_src_path):
-        files.remove(source)  # the raw transcript is an input, not a page or asset
-    cited = cited_numbers(file.content_string for file in files.documentation_pages())
-    layout = _build["layout"] = TranscriptLayout(_build["transcript"], cited=cited, **_build["options"])
-    for index in range(len(layout.pages)):
-        content = page_markdown(layout, index, TRANSCRIPT_INTRO)
-        inclusion = InclusionLevel.UNDEFINED if index == 0 else InclusionLevel.NOT_IN_NAV  # the pager links them
-        files.append(File.generated(config, layout.page_src(index), content=content, inclusion=inclusion))
-    for src, text in layout.whole_texts():  # messages too long to show whole on their page
-        files.append(File.generated(config, src, content=text))
-    return files
+    if _build["redaction"] is not None:
+        transcript = _redacted(transcript, _build["redaction"], source)
+    _build["extension"].transcript = transcript
+    return transcript
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -108,27 +124,29 @@ def on_env(env, config, files):
     return env
 
 
-def _redacted(transcript, settings, source):
-    """The transcript as the site shows it: each message redacted when first read. The
-    redacted messages are kept until the file or the redaction settings change."""
+def _redaction_rules(settings):
+    """The extra patterns and allowed strings of redaction, checked."""
     patterns = _setting(settings, "redact_patterns", dict, {})
     allow = _setting(settings, "redact_allow", list, [])
     if not all(isinstance(v, str) for v in [*patterns, *patterns.values(), *allow]):
         raise PluginError("mkdocs.yml: extra.transcript: redact_patterns maps names to regular expressions, "
                           "and redact_allow lists strings")
-    rules = (patterns, allow)
+    try:
+        Redactor(patterns, allow)
+    except re.error as error:
+        raise PluginError(f"mkdocs.yml: extra.transcript.redact_patterns: not a valid regular expression: {error}") from None
+    return patterns, allow
+
+
+def _redacted(transcript, rules, source):
+    """The transcript as the site shows it: each message redacted when first read. The
+    redacted messages are kept until the file or the redaction settings change."""
     if _build.get("redacted", (None,))[0] != rules:
-        try:
-            redactor = Redactor(*rules)
-        except re.error as error:
-            raise PluginError(
-                f"mkdocs.yml: extra.transcript.redact_patterns: not a valid regular expression: {error}"
-            ) from None
 
         def report(n, kinds):
             log.info("Redacted in %s, message %d: %s", source, n, ", ".join(kinds))
 
-        _build["redacted"] = (rules, RedactedTranscript(transcript, redactor, report))
+        _build["redacted"] = (rules, RedactedTranscript(transcript, Redactor(*rules), report))
     return _build["redacted"][1]
 
 

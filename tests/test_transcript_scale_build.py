@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from bs4 import BeautifulSoup
+from msgref.transcript import BACKGROUND_MIN_BYTES
 
 HOOK = Path(__file__).resolve().parent.parent / "hooks" / "msgref_hook.py"
 LONG_TEXT = "\n".join(f"output line {i}" for i in range(30))
@@ -65,3 +66,42 @@ def test_a_long_message_links_to_its_whole_text(site):
     note = page.select_one(".msg-cut")
     assert note.a["href"] == "../messages/msg-20.txt"
     assert (site / "transcript/messages/msg-20.txt").read_text(encoding="utf-8") == LONG_TEXT
+
+
+def large_project(project: Path, last_line: str, in_child: bool = True) -> Path:
+    """A site whose transcript is large enough to be parsed by a child process."""
+    big = "tool output line\n" * 6_000  # about 100 KB
+    records = [{"n": n, "speaker": "tool", "provenance": "verbatim", "text": big if n % 2 else f"text {n}"}
+               for n in range(1, 100)]
+    (project / "transcript.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records) + last_line)
+    assert (project / "transcript.jsonl").stat().st_size >= BACKGROUND_MIN_BYTES
+    (project / "docs").mkdir()
+    (project / "docs" / "index.md").write_text("# Essay\n\nFirst [msg 2], then [msg 100].\n")
+    (project / "docs" / "note-on-the-text.md").write_text("# Note on the text\n")
+    config = {"site_name": "Large", "nav": ["index.md", "note-on-the-text.md", "transcript/index.md"],
+              "hooks": [str(HOOK)], "extra": {"transcript": {"source": "transcript.jsonl", "parse_in_child": in_child}}}
+    (project / "mkdocs.yml").write_text(yaml.safe_dump(config))
+    return project
+
+
+def build_large(project: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=project,
+                          capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=120)
+
+
+@pytest.mark.parametrize("in_child", [True, False])
+def test_a_large_transcript_builds(tmp_path, in_child):
+    last = json.dumps({"n": 100, "speaker": "user", "provenance": "verbatim", "text": "the last message"}) + "\n"
+    result = build_large(large_project(tmp_path, last, in_child))
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    page = soup(tmp_path / "site/transcript/index.html")
+    assert [h["id"] for h in page.select("h2[id^=msg-]")] == ["msg-2", "msg-100"]
+    assert page.find(id="msg-100").find_next(class_="msg-body__text").text == "the last message"
+
+
+def test_a_broken_line_of_a_large_transcript_is_named(tmp_path):
+    result = build_large(large_project(tmp_path, '{"n": 100, "speaker": "user"\n'))
+    assert result.returncode == 1
+    assert "ERROR   -  transcript.jsonl:100: not valid JSON" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr

@@ -32,14 +32,15 @@ _STASH_PLACEHOLDER_RE = re.compile("\x02[^\x03]*\x03")
 class MessageCitations(Extension):
     """Expand `[msg N]` against a transcript.
 
-    `href_for(n, page)` gives the link from the page being converted to message n.
+    The transcript may be given later, as `transcript`, before the first page is
+    converted. `href_for(n, page)` gives the link from the page being converted to message n.
     `warn(text)` receives each problem found, already naming file and line. Call
     `begin_page` before converting each page so that messages name the right file.
     """
 
     def __init__(
         self,
-        transcript: Transcript,
+        transcript: Transcript | None,
         href_for: Callable[[int, str], str],
         registry: CitationRegistry | None = None,
         warn: Callable[[str], None] | None = None,

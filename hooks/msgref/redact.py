@@ -32,14 +32,19 @@ class Pattern:
     regex: re.Pattern
     # The group holding the secret; 0 is the whole match. Text outside it is kept.
     group: int | str = 0
-    # Strings of which one must be in the text (in lower case if `hints_lower`) for
-    # the pattern to be tried: a substring test is far faster than a regex search.
+    # Strings of which one must be in the text (in case-folded text if `hints_lower`)
+    # for the pattern to be tried: a substring test is far faster than a regex search.
     hints: tuple[str, ...] = ()
     hints_lower: bool = False
+    # A simpler regular expression that must match the text, tested like the hints,
+    # for a pattern whose hints are common words.
+    hint_regex: re.Pattern | None = None
 
 
-def _pattern(kind: str, regex: str, group: int | str = 0, hints=(), hints_lower: bool = False) -> Pattern:
-    return Pattern(kind, re.compile(regex), group, tuple(hints), hints_lower)
+def _pattern(kind: str, regex: str, group: int | str = 0, hints=(), hints_lower: bool = False,
+             hint_regex: str | None = None) -> Pattern:
+    return Pattern(kind, re.compile(regex), group, tuple(hints), hints_lower,
+                   re.compile(hint_regex) if hint_regex else None)
 
 
 # Most specific first: a token found by an earlier pattern is already a marker when a
@@ -113,6 +118,9 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         "double|single|bare",
         hints=["key", "token", "secret", "pass"],
         hints_lower=True,
+        # Words such as "token" fill logs; an assignment to one is much rarer. A
+        # case-insensitive search is several times slower than this one in folded text.
+        hint_regex=r"(?:key|token|secret|password|passwd|passphrase)\s*=",
     ),
 )
 
@@ -137,18 +145,22 @@ class Redactor:
     def redact_text(self, text: str) -> tuple[str, list[str]]:
         """The text with each secret replaced, and one kind for each replacement."""
         kinds: list[str] = []
-        lowered = None
+        folded = None
         for pattern in self.patterns:
             if pattern.hints:
-                if pattern.hints_lower and lowered is None:
-                    lowered = text.lower()
-                haystack = lowered if pattern.hints_lower else text
-                if not any(hint in haystack for hint in pattern.hints):
+                # casefold, unlike lower, maps every letter that the patterns' (?i)
+                # matches as one of these hints' letters, such as the Kelvin sign.
+                if pattern.hints_lower and folded is None:
+                    folded = text.casefold()
+                haystack = folded if pattern.hints_lower else text
+                if not any(map(haystack.__contains__, pattern.hints)):
+                    continue
+                if pattern.hint_regex and not pattern.hint_regex.search(haystack):
                     continue
             if pattern.regex.search(text) is None:
                 continue
             text = pattern.regex.sub(lambda match, p=pattern: self._replace(match, p, kinds), text)
-            lowered = None
+            folded = None
         return text, kinds
 
     def redact_value(self, value):

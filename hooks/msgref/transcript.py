@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from . import background
 
 try:
     from orjson import loads as _fast_loads  # several times faster than the standard library
@@ -56,8 +59,7 @@ class Message:
 
 
 _FIELD_TYPES = {**REQUIRED_FIELDS, **OPTIONAL_FIELDS}
-_TYPED_FIELDS = [(name, expected) for name, expected in _FIELD_TYPES.items() if expected is not object]
-_MISSING = object()
+_REQUIRED_NAMES = REQUIRED_FIELDS.keys()
 
 
 class Transcript:
@@ -121,7 +123,7 @@ class IndexedTranscript(Transcript):
             with open(self._file_path, "rb") as file:
                 file.seek(offset)
                 raw = file.readline()
-            record = _checked_record(raw, f"{self.path}:{line_number}")
+            record = _checked_record(raw, self.path, line_number)
         except (OSError, TranscriptError):
             record = None
         if not isinstance(record, dict) or record.get("n") != n:
@@ -137,10 +139,14 @@ def parse_transcript(raw_lines, path: str, file_path: str | None = None) -> Tran
     """
     records = _checked_records(raw_lines, path)
     if file_path is not None:
-        locations = {record["n"]: (offset, line_number) for record, line_number, offset in records}
-        return IndexedTranscript(locations, path, file_path)
+        return IndexedTranscript(_locations(records), path, file_path)
     messages = [_message_from_record(record, line_number) for record, line_number, _ in records]
     return Transcript(messages, path)
+
+
+def _locations(records) -> dict[int, tuple[int, int]]:
+    """Message number -> (byte offset, line number) of its line."""
+    return {record["n"]: (offset, line_number) for record, line_number, offset in records}
 
 
 def _checked_records(raw_lines, path: str):
@@ -149,13 +155,12 @@ def _checked_records(raw_lines, path: str):
     describing: list[tuple[int, list[int]]] = []  # (line, described_with) to check at the end
     offset = 0
     for line_number, raw in enumerate(raw_lines, start=1):
-        where = f"{path}:{line_number}"
-        record = _checked_record(raw, where)
+        record = _checked_record(raw, path, line_number)
         if record is not None:
             n = record["n"]
             first = line_of.setdefault(n, line_number)
             if first != line_number:
-                raise TranscriptError(f"{where}: message {n} is already defined on line {first}")
+                raise TranscriptError(f"{path}:{line_number}: message {n} is already defined on line {first}")
             if record.get("described_with"):
                 describing.append((line_number, record["described_with"]))
             yield record, line_number, offset
@@ -168,21 +173,25 @@ def _checked_records(raw_lines, path: str):
                 )
 
 
-def _checked_record(raw: bytes, where: str) -> dict | None:
+def _checked_record(raw: bytes, path: str, line_number: int) -> dict | None:
     """The message record of one line, checked; None for a blank line."""
     if _fast_loads is not None:
         try:
             record = _fast_loads(raw)
-            _check_record(record, where)
-            return record
-        except (ValueError, TranscriptError):
-            # A blank line, a problem to name as the standard library sees it, or JSON
-            # the fast parser reads otherwise (it rejects NaN and lone surrogates, and
-            # reads integers past 64 bits as floats).
+        except ValueError:
             pass
+        else:
+            if _record_problem(record) is None:
+                return record
+        # A blank line, a problem to name as the standard library sees it, or JSON the
+        # fast parser reads otherwise (it rejects NaN and lone surrogates, and reads
+        # integers past 64 bits as floats): read the line again, as the standard library does.
+    where = f"{path}:{line_number}"
     record = _record_of_line(raw, where)
     if record is not None:
-        _check_record(record, where)
+        problem = _record_problem(record)
+        if problem is not None:
+            raise TranscriptError(f"{where}: {problem}")
     return record
 
 
@@ -200,38 +209,42 @@ def _record_of_line(raw: bytes, where: str):
         raise TranscriptError(f"{where}: not valid JSON: {error.msg} (column {error.colno})") from None
 
 
-def _check_record(record, where: str) -> None:
-    if not isinstance(record, dict):
-        raise TranscriptError(f"{where}: expected a JSON object, found {_json_type(record)}")
-    missing = [name for name in REQUIRED_FIELDS if name not in record]
-    if missing:
-        raise TranscriptError(f"{where}: missing required field {', '.join(map(repr, missing))}")
-    if not record.keys() <= _FIELD_TYPES.keys():
+def _record_problem(record) -> str | None:
+    """What is wrong with a line's JSON value as a message record, or None."""
+    # This runs for every line of transcripts of hundreds of thousands of messages:
+    # the common case, a valid record, takes as few steps as it can.
+    if type(record) is not dict:
+        return f"expected a JSON object, found {_json_type(record)}"
+    fields = record.keys()
+    if not fields >= _REQUIRED_NAMES:
+        missing = [name for name in REQUIRED_FIELDS if name not in record]
+        return f"missing required field {', '.join(map(repr, missing))}"
+    if not fields <= _FIELD_TYPES.keys():
         unknown = sorted(set(record) - set(_FIELD_TYPES))
-        known = ", ".join(_FIELD_TYPES)
-        raise TranscriptError(f"{where}: unknown field {', '.join(map(repr, unknown))} (known fields: {known})")
-    for name, expected in _TYPED_FIELDS:
-        value = record.get(name, _MISSING)
-        # bool is a subclass of int in Python, but true is no message number.
-        if value is not _MISSING and (not isinstance(value, expected) or isinstance(value, bool)):
-            raise TranscriptError(f"{where}: field {name!r} must be {_json_name(expected)}, found {_json_type(value)}")
+        return f"unknown field {', '.join(map(repr, unknown))} (known fields: {', '.join(_FIELD_TYPES)})"
+    for name, value in record.items():
+        expected = _FIELD_TYPES[name]
+        # Exact types: JSON values are never subclasses, and a boolean (in Python a
+        # subclass of int) is no message number.
+        if type(value) is not expected and expected is not object:
+            return f"field {name!r} must be {_json_name(expected)}, found {_json_type(value)}"
     if record["n"] < 1:
-        raise TranscriptError(f"{where}: field 'n' must be a message number of 1 or more, found {record['n']}")
+        return f"field 'n' must be a message number of 1 or more, found {record['n']}"
     if record["speaker"] not in SPEAKERS:
-        raise TranscriptError(f"{where}: field 'speaker' must be one of {', '.join(SPEAKERS)}, found {record['speaker']!r}")
+        return f"field 'speaker' must be one of {', '.join(SPEAKERS)}, found {record['speaker']!r}"
     if record["provenance"] not in PROVENANCES:
-        raise TranscriptError(
-            f"{where}: field 'provenance' must be one of {', '.join(PROVENANCES)}, found {record['provenance']!r}"
-        )
-    described_with = record.get("described_with", [])
-    if record["provenance"] != "described" and described_with:
-        raise TranscriptError(f"{where}: 'described_with' is only for described messages")
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in described_with):
-        raise TranscriptError(f"{where}: field 'described_with' must be a list of message numbers")
+        return f"field 'provenance' must be one of {', '.join(PROVENANCES)}, found {record['provenance']!r}"
+    described_with = record.get("described_with")
+    if described_with:
+        if record["provenance"] != "described":
+            return "'described_with' is only for described messages"
+        if not all(type(n) is int for n in described_with):
+            return "field 'described_with' must be a list of message numbers"
+    return None
 
 
 def _message_from_record(record: dict, line_number: int) -> Message:
-    """A message from a record that `_check_record` accepted."""
+    """A message from a record that `_record_problem` found nothing wrong with."""
     fields = {name: record.get(name) for name in _FIELD_TYPES}
     fields["described_with"] = tuple(record.get("described_with", ()))
     return Message(**fields, line=line_number)
@@ -252,13 +265,24 @@ def _json_type(value) -> str:
 
 
 _cache: dict[str, tuple[tuple, Transcript]] = {}
+_READ_BUFFER_BYTES = 1 << 20
+# Smaller files parse in a few milliseconds: not worth a child process.
+BACKGROUND_MIN_BYTES = 4_000_000
 
 
 def load_transcript(path: str, display_path: str | None = None) -> Transcript:
-    """Read the transcript at `path`, parsing it again only when the file has changed.
+    """Read the transcript at `path`, parsing it again only when the file has changed."""
+    return start_loading(path, display_path)()
 
-    The cache lives in this module, which stays imported across the rebuilds of a
+
+def start_loading(path: str, display_path: str | None = None, in_child: bool = True) -> Callable[[], Transcript]:
+    """Begin reading the transcript at `path`; the function returned gives it, parsed.
+
+    Unless `in_child` is false, a large file is parsed by a child process while the
+    caller goes on (see `background`). A file parsed before and unchanged since is not parsed again: the
+    cache lives in this module, which stays imported across the rebuilds of a
     development server, so a rebuild for an edited page reuses the parsed transcript.
+    TranscriptError is raised here or by the function returned.
     """
     display_path = display_path or path
     try:
@@ -270,11 +294,30 @@ def load_transcript(path: str, display_path: str | None = None) -> Transcript:
     key = (display_path, stat.st_mtime_ns, stat.st_size, stat.st_ino)
     cached = _cache.get(path)
     if cached and cached[0] == key:
-        return cached[1]
+        return lambda: cached[1]
+
+    def index():
+        return _file_locations(path, display_path)
+
+    in_child = in_child and stat.st_size >= BACKGROUND_MIN_BYTES
+    pending = background.start(index, TranscriptError) if in_child else index
+    transcript = None
+
+    def finish() -> Transcript:
+        nonlocal transcript
+        if transcript is None:
+            transcript = IndexedTranscript(pending(), display_path, path)
+            _cache[path] = (key, transcript)
+        return transcript
+
+    return finish
+
+
+def _file_locations(path: str, display_path: str) -> dict[int, tuple[int, int]]:
     try:
-        with open(path, "rb") as file:
-            transcript = parse_transcript(file, display_path, path)
+        # A large buffer reads long lines (tool outputs of hundreds of kilobytes) in a
+        # few calls instead of many: reading the lines takes a fifth of the time.
+        with open(path, "rb", buffering=_READ_BUFFER_BYTES) as file:
+            return _locations(_checked_records(file, display_path))
     except IsADirectoryError:
         raise TranscriptError(f"{display_path}: is a folder, not a transcript file") from None
-    _cache[path] = (key, transcript)
-    return transcript

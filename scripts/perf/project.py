@@ -7,6 +7,7 @@ citation hook. Both use the site's own theme and Markdown settings.
 
 from __future__ import annotations
 
+import compileall
 import re
 import shutil
 from pathlib import Path
@@ -23,6 +24,12 @@ def site_config() -> dict:
     """The site's mkdocs.yml as a dict, its `!ENV` values resolved."""
     with open(ROOT / "mkdocs.yml", encoding="utf-8") as file:
         return yaml_load(file)
+
+
+def compile_hooks() -> None:
+    """Write the hooks' bytecode, as pip does for installed packages: where Python does
+    not write it (PYTHONDONTWRITEBYTECODE), every build would compile them again."""
+    compileall.compile_dir(ROOT / "hooks", quiet=1)
 
 
 def with_plain_links(markdown: str, transcript_page: str = "transcript/index.md") -> str:

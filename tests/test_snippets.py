@@ -1,0 +1,37 @@
+"""Shortening and cleaning message text, checked against the plain definitions."""
+
+import random
+
+import pytest
+
+from msgref.snippets import displayable, shorten
+
+
+def reference_shorten(text: str, limit: int) -> str:
+    """The definition: collapse all the whitespace, then cut at a word boundary."""
+    text = " ".join(displayable(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
+    return cut.rstrip(" ,;:.") + " …"
+
+
+PIECES = ["word", "a", " ", "   ", "\n", "\t", ",", ".", "é", "\x02", "\ue001", "\ud800", " " * 300, "x" * 70]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_shorten_reads_only_the_start_it_needs_and_agrees_with_the_definition(seed):
+    rng = random.Random(seed)
+    for _ in range(2000):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 120)))
+        limit = rng.randrange(1, 60)
+        assert shorten(text, limit) == reference_shorten(text, limit), (text, limit)
+
+
+def test_a_long_run_of_spaces_before_the_words_does_not_cut_them_short():
+    text = " " * 100_000 + "first second third fourth"
+    assert shorten(text, 13) == "first second …"
+
+
+def test_characters_that_must_not_reach_a_page_are_replaced():
+    assert displayable("a\x02b\x03c\ue000d\ue01fe\ud800f\ue020g") == "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ue020g"
