@@ -95,8 +95,32 @@ def _loaded_transcript():
     _build["loaded"] = transcript
     if _build["redaction"] is not None:
         transcript = _redacted(transcript, _build["redaction"], source)
+    transcript = _BuildTranscript(transcript)
     _build["extension"].transcript = transcript
     return transcript
+
+
+class _BuildTranscript:
+    """The transcript during a build. A message that can no longer be read, because the
+    file changed since it was parsed, stops the build with the file's name and no
+    traceback: MkDocs prints a traceback for any error but its own."""
+
+    def __init__(self, transcript):
+        self._transcript = transcript
+        self.path = transcript.path
+        self.numbers = transcript.numbers
+
+    def __len__(self) -> int:
+        return len(self._transcript)
+
+    def __contains__(self, n: int) -> bool:
+        return n in self._transcript
+
+    def get(self, n: int):
+        try:
+            return self._transcript.get(n)
+        except TranscriptError as error:
+            raise PluginError(str(error)) from None
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -86,14 +86,14 @@ def test_a_large_transcript_is_parsed_in_a_child(tmp_path, monkeypatch, forking)
     path.write_bytes(b"".join(record(n, f"text {n}") for n in range(1, 301)))
     monkeypatch.setattr(transcript_module, "BACKGROUND_MIN_BYTES", path.stat().st_size)
     pids = tmp_path / "pids"
-    real_index = transcript_module._file_locations
+    real_index = transcript_module._file_index
 
     def index(*args):
         with open(pids, "a") as file:
             file.write(f"{os.getpid()}\n")
         return real_index(*args)
 
-    monkeypatch.setattr(transcript_module, "_file_locations", index)
+    monkeypatch.setattr(transcript_module, "_file_index", index)
     loaded = load_transcript(str(path), "t.jsonl")
     parsed_by = pids.read_text().split()
     assert len(parsed_by) == 1 and parsed_by[0] != str(os.getpid())

@@ -176,6 +176,29 @@ def test_a_broken_transcript_stops_the_build_naming_file_and_line(project, tmp_p
     assert "Traceback" not in result.stderr
 
 
+def test_a_transcript_changed_during_the_build_stops_it_with_a_clear_message(project, tmp_path):
+    transcript = project / "docs" / "transcript.jsonl"
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    for record in records:
+        if record["n"] == 5852:  # long enough to be read from the file each time it is shown
+            record["text"] += " and more" * 10_000
+    transcript.write_text("".join(json.dumps(record) + "\n" for record in records))
+    # A second hook moves every line of the transcript once the first has read it.
+    (project / "hooks" / "move_lines.py").write_text(
+        "from pathlib import Path\n\n\n"
+        "def on_files(files, config):\n"
+        "    path = Path(config.config_file_path).parent / 'docs' / 'transcript.jsonl'\n"
+        "    path.write_text('\\n' * 100 + path.read_text())\n"
+    )
+    config = project / "mkdocs.yml"
+    hooks = "  - hooks/msgref_hook.py\n"
+    config.write_text(config.read_text().replace(hooks, hooks + "  - hooks/move_lines.py\n"))
+    result = build(project, tmp_path / "site", strict=False)
+    assert result.returncode == 1
+    assert "docs/transcript.jsonl: the file changed while the site was being built; build again" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_secrets_in_the_transcript_never_reach_the_site(project, tmp_path):
     from test_redact import planted_secrets
 

@@ -82,8 +82,8 @@ def test_the_file_is_parsed_again_only_when_it_changes(tmp_path, monkeypatch):
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"".join(lines(message(1))))
     parses = []
-    real_parse = transcript_module._file_locations
-    monkeypatch.setattr(transcript_module, "_file_locations", lambda *a: parses.append(a) or real_parse(*a))
+    real_parse = transcript_module._file_index
+    monkeypatch.setattr(transcript_module, "_file_index", lambda *a: parses.append(a) or real_parse(*a))
 
     first = load_transcript(str(path))
     assert load_transcript(str(path)) is first

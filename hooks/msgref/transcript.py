@@ -93,18 +93,19 @@ class IndexedTranscript(Transcript):
     CACHED_MESSAGES = 4096
     CACHED_LINE_BYTES = 64_000  # longer messages are read again each time: they are few
 
-    def __init__(self, locations: dict[int, tuple[int, int]], path: str, file_path: str):
+    def __init__(self, offsets: dict[int, int], lines: dict[int, int], path: str, file_path: str):
+        """`offsets` and `lines` give the byte offset and line number of each message's line."""
         self.path = path
         self._file_path = file_path
-        self._locations = dict(sorted(locations.items()))  # n -> (byte offset, line number)
-        self.numbers = list(self._locations)
+        self._offsets, self._lines = offsets, lines
+        self.numbers = sorted(offsets)
         self._cache: OrderedDict[int, Message] = OrderedDict()
 
     def __contains__(self, n: int) -> bool:
-        return n in self._locations
+        return n in self._offsets
 
     def get(self, n: int) -> Message | None:
-        if n not in self._locations:
+        if n not in self._offsets:
             return None
         message = self._cache.get(n)
         if message is not None:
@@ -118,7 +119,7 @@ class IndexedTranscript(Transcript):
         return message
 
     def _read_message(self, n: int) -> tuple[Message, int]:
-        offset, line_number = self._locations[n]
+        offset, line_number = self._offsets[n], self._lines[n]
         try:
             with open(self._file_path, "rb") as file:
                 file.seek(offset)
@@ -139,14 +140,22 @@ def parse_transcript(raw_lines, path: str, file_path: str | None = None) -> Tran
     """
     records = _checked_records(raw_lines, path)
     if file_path is not None:
-        return IndexedTranscript(_locations(records), path, file_path)
+        return IndexedTranscript(*_line_index(records), path, file_path)
     messages = [_message_from_record(record, line_number) for record, line_number, _ in records]
     return Transcript(messages, path)
 
 
-def _locations(records) -> dict[int, tuple[int, int]]:
-    """Message number -> (byte offset, line number) of its line."""
-    return {record["n"]: (offset, line_number) for record, line_number, offset in records}
+def _line_index(records) -> tuple[dict[int, int], dict[int, int]]:
+    """The byte offset and the line number of each message's line, by message number.
+
+    Two dicts of integers rather than one of tuples: Python's garbage collector never
+    visits them, while tens of thousands of new tuples would set off extra collections.
+    """
+    offsets, lines = {}, {}
+    for record, line_number, offset in records:
+        offsets[record["n"]] = offset
+        lines[record["n"]] = line_number
+    return offsets, lines
 
 
 def _checked_records(raw_lines, path: str):
@@ -297,7 +306,7 @@ def start_loading(path: str, display_path: str | None = None, in_child: bool = T
         return lambda: cached[1]
 
     def index():
-        return _file_locations(path, display_path)
+        return _file_index(path, display_path)
 
     in_child = in_child and stat.st_size >= BACKGROUND_MIN_BYTES
     pending = background.start(index, TranscriptError) if in_child else index
@@ -306,18 +315,18 @@ def start_loading(path: str, display_path: str | None = None, in_child: bool = T
     def finish() -> Transcript:
         nonlocal transcript
         if transcript is None:
-            transcript = IndexedTranscript(pending(), display_path, path)
+            transcript = IndexedTranscript(*pending(), display_path, path)
             _cache[path] = (key, transcript)
         return transcript
 
     return finish
 
 
-def _file_locations(path: str, display_path: str) -> dict[int, tuple[int, int]]:
+def _file_index(path: str, display_path: str) -> tuple[dict[int, int], dict[int, int]]:
     try:
         # A large buffer reads long lines (tool outputs of hundreds of kilobytes) in a
         # few calls instead of many: reading the lines takes a fifth of the time.
         with open(path, "rb", buffering=_READ_BUFFER_BYTES) as file:
-            return _locations(_checked_records(file, display_path))
+            return _line_index(_checked_records(file, display_path))
     except IsADirectoryError:
         raise TranscriptError(f"{display_path}: is a folder, not a transcript file") from None
