@@ -38,7 +38,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=f"a small smoke run: sizes {QUICK_SIZES}, one build of each, one serve rebuild")
     parser.add_argument("-o", "--output", type=Path, default=Path("benchmark"),
                         help="folder for the results file (default: benchmark/)")
-    parser.add_argument("--repeat", type=int, help="builds of each variant; the fastest counts (default 5)")
+    parser.add_argument("--repeat", type=int, help="builds of each variant; the median counts (default 5)")
     parser.add_argument("--touches", type=int, help="serve rebuilds timed; the fastest counts (default 3)")
     parser.add_argument("--pages", type=int, default=10, help="essay pages (default 10)")
     parser.add_argument("--references", type=int, default=200, help="[msg N] tags in the essay (default 200)")
@@ -76,7 +76,7 @@ def measure_size(messages: int, args, work: Path) -> report.Row:
     size = synthetic.write_transcript(transcript, messages, seed=args.seed)
     essay = synthetic.make_essay(messages, args.pages, args.references, seed=args.seed + 1)
     projects = project.synthetic_site(work, essay.pages, transcript, args.settings)
-    runs = measure.best_builds(projects, work, args.repeat)
+    runs = measure.typical_builds(projects, work, args.repeat)
     folder = (project.site_config().get("extra", {}).get("transcript", {}) | args.settings).get("folder", "transcript")
     pages = measure.transcript_page_stats(work / f"site-{projects['hook'].name}", folder)
     first_page = projects["hook"] / "docs" / next(iter(essay.pages))
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         project.compile_hooks()
         shipped_projects = project.shipped_site(work)
         # The shipped site builds in about a second, so background noise weighs more: more runs.
-        runs = measure.best_builds(shipped_projects, work, 3 * args.repeat)
+        runs = measure.typical_builds(shipped_projects, work, 3 * args.repeat)
         transcript = project.ROOT / "docs" / "transcript.jsonl"
         shipped = report.Row("shipped site", transcript.stat().st_size, runs["hook"], runs["plain"])
         print(f"shipped site: {shipped.ratio:.2f}x", flush=True)
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         f"# Build benchmark, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
         "",
         f"Command: `python scripts/benchmark.py {' '.join(argv if argv is not None else sys.argv[1:])}`",
-        f"Essay: {args.pages} pages, {args.references} references. Builds: fastest of {args.repeat} "
+        f"Essay: {args.pages} pages, {args.references} references. Builds: median of {args.repeat} "
         f"(shipped site: of {3 * args.repeat}); serve rebuilds: fastest of {args.touches}; "
         f"transcript settings: {args.settings or 'as in mkdocs.yml'}; the hooks' bytecode written before the builds. "
         f"Took {time.monotonic() - started:.0f} s.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import queue
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -45,18 +46,20 @@ def build(project: Path, site: Path) -> Run:
     return Run(seconds, usage.ru_maxrss * 1024, text)  # ru_maxrss is in KiB on Linux
 
 
-def best_builds(projects: dict[str, Path], work: Path, repeat: int) -> dict[str, Run]:
-    """Build each project `repeat` times, taking turns; keep the fastest time and the highest peak.
+def typical_builds(projects: dict[str, Path], work: Path, repeat: int) -> dict[str, Run]:
+    """Build each project `repeat` times, taking turns; keep the median time and the highest peak.
 
-    Taking turns spreads background load over the variants alike; the fastest of several
-    runs is the one least disturbed by it. Each variant's last site stays in `work`.
+    The machine's load drifts during a run. Taking turns spreads it over the variants
+    alike, and the median of each variant's builds follows it steadily, where the
+    fastest build can fall in a quiet moment for one variant and not for the other.
+    Each variant's last site stays in `work`.
     """
     runs: dict[str, list[Run]] = {name: [] for name in projects}
     for _ in range(repeat):
         for name, project in projects.items():
             runs[name].append(build(project, work / f"site-{project.name}"))
     return {
-        name: Run(min(r.seconds for r in done), max(r.peak_rss for r in done), done[-1].log)
+        name: Run(statistics.median(r.seconds for r in done), max(r.peak_rss for r in done), done[-1].log)
         for name, done in runs.items()
     }
 
