@@ -46,7 +46,7 @@ def on_config(config):
         _build["loading"] = start_loading(os.path.join(project, source), source, in_child)
     except TranscriptError as error:
         raise PluginError(str(error)) from None
-    redaction = _redaction_rules(settings) if _setting(settings, "redact", bool, True) else None
+    redaction = _redaction(settings) if _setting(settings, "redact", bool, True) else None
     try:
         options = layout_options(settings)
     except ValueError as error:
@@ -94,7 +94,7 @@ def _loaded_transcript():
         log.debug("Transcript %s unchanged since the last build; not parsed again", source)
     _build["loaded"] = transcript
     if _build["redaction"] is not None:
-        transcript = _redacted(transcript, _build["redaction"], source)
+        transcript = _redacted(transcript, *_build["redaction"], source)
     transcript = _BuildTranscript(transcript)
     _build["extension"].transcript = transcript
     return transcript
@@ -148,21 +148,20 @@ def on_env(env, config, files):
     return env
 
 
-def _redaction_rules(settings):
-    """The extra patterns and allowed strings of redaction, checked."""
+def _redaction(settings):
+    """The redaction's settings (extra patterns and allowed strings), checked, and its redactor."""
     patterns = _setting(settings, "redact_patterns", dict, {})
     allow = _setting(settings, "redact_allow", list, [])
     if not all(isinstance(v, str) for v in [*patterns, *patterns.values(), *allow]):
         raise PluginError("mkdocs.yml: extra.transcript: redact_patterns maps names to regular expressions, "
                           "and redact_allow lists strings")
     try:
-        Redactor(patterns, allow)
+        return (patterns, allow), Redactor(patterns, allow)
     except re.error as error:
         raise PluginError(f"mkdocs.yml: extra.transcript.redact_patterns: not a valid regular expression: {error}") from None
-    return patterns, allow
 
 
-def _redacted(transcript, rules, source):
+def _redacted(transcript, rules, redactor, source):
     """The transcript as the site shows it: each message redacted when first read. The
     redacted messages are kept until the file or the redaction settings change."""
     if _build.get("redacted", (None,))[0] != rules:
@@ -170,7 +169,7 @@ def _redacted(transcript, rules, source):
         def report(n, kinds):
             log.info("Redacted in %s, message %d: %s", source, n, ", ".join(kinds))
 
-        _build["redacted"] = (rules, RedactedTranscript(transcript, Redactor(*rules), report))
+        _build["redacted"] = (rules, RedactedTranscript(transcript, redactor, report))
     return _build["redacted"][1]
 
 
