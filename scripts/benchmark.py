@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Working in {work}", flush=True)
         project.compile_hooks()
         shipped_projects = project.shipped_site(work)
-        # The shipped site builds in about a second, so background noise weighs more: more runs.
+        # The shipped site builds in about half a second, so background noise weighs more: more runs.
         runs = measure.typical_builds(shipped_projects, work, 5 * args.repeat)
         transcript = project.ROOT / "docs" / "transcript.jsonl"
         shipped = report.Row("shipped site", transcript.stat().st_size, runs["hook"], runs["plain"])
