@@ -30,7 +30,7 @@ TRANSCRIPT_INTRO = (
     "as the essay's description, marked as such. See the [note on the text](../note-on-the-text.md)."
 )
 
-_build = {}  # this build's layout, registry and extension
+_build = {}  # what the events of one build share: the loading transcript, the layout, the extension
 
 
 @event_priority(100)  # first: the longer a large transcript has to load meanwhile, the better
