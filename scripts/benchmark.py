@@ -19,11 +19,9 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import yaml
 
-import yaml  # noqa: E402
-
-from perf import measure, project, report, synthetic  # noqa: E402
+from perf import measure, project, report, synthetic
 
 DEFAULT_SIZES = "1000,10000,100000"
 QUICK_SIZES = "200,1000"

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Print the essay to PDF with headless Chromium, from a built site.
 
-The site is served over HTTP on 127.0.0.1 while Chromium prints, so that the page's
-relative links to styles and images load as they do on the web. The PDF is written to a
-temporary file beside the output and renamed into place only when complete.
+The site is served over HTTP on 127.0.0.1 while Chromium prints (by scripts/static_host.py),
+so that the page's relative links to styles and images load as they do on the web. The
+PDF is written to a temporary file beside the output and renamed into place only when
+complete.
 
     python scripts/essay_pdf.py site -o essay.pdf [--page print/index.html]
 """
@@ -11,17 +12,17 @@ temporary file beside the output and renamed into place only when complete.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
+
+from sitebuild.files import replaced_when_done
+from static_host import StaticHost
 
 CHROMIUM = "/usr/bin/chromium"
 DEFAULT_PAGE = "print/index.html"
@@ -30,32 +31,6 @@ DEFAULT_TIMEOUT = 120.0
 
 class PdfError(Exception):
     """A failure to report as one line, without a traceback."""
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
-        pass
-
-
-class SiteServer:
-    """The site folder served on 127.0.0.1, on a free port, from a background thread."""
-
-    def __init__(self, folder: Path):
-        handler = functools.partial(_QuietHandler, directory=str(folder))
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def __enter__(self) -> SiteServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
-
-    def url(self, page: str) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/{quote(page)}"
 
 
 def page_in_site(site: Path, page: str) -> str:
@@ -126,23 +101,16 @@ def print_to_pdf(site: Path, output: Path, page: str = DEFAULT_PAGE, chromium: s
         raise PdfError(f"output folder not found: {output.parent}")
 
     try:
-        handle, partial = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".part", dir=output.parent)
+        with replaced_when_done(output) as partial:
+            with tempfile.TemporaryDirectory(prefix="essay-pdf-profile-") as profile, StaticHost(site) as server:
+                run_chromium(chromium_command(program, profile, partial, server.url + quote(page)), timeout, verbose)
+            with open(partial, "rb") as pdf:
+                if pdf.read(5) != b"%PDF-":
+                    raise PdfError("Chromium finished without writing a PDF; run again with --verbose to see its output")
+            size = os.path.getsize(partial)
     except OSError as error:
-        raise PdfError(f"cannot write to {output.parent}: {error.strerror}") from None
-    os.close(handle)
-    os.chmod(partial, 0o666 & ~_umask())  # mkstemp's file is private; the PDF is not
-    try:
-        with tempfile.TemporaryDirectory(prefix="essay-pdf-profile-") as profile, SiteServer(site) as server:
-            run_chromium(chromium_command(program, profile, partial, server.url(page)), timeout, verbose)
-        with open(partial, "rb") as pdf:
-            if pdf.read(5) != b"%PDF-":
-                raise PdfError("Chromium finished without writing a PDF; run again with --verbose to see its output")
-        size = os.path.getsize(partial)
-        os.replace(partial, output)
-        return size
-    finally:
-        if os.path.exists(partial):
-            os.unlink(partial)
+        raise PdfError(f"cannot write {output}: {error.strerror}") from None
+    return size
 
 
 def _seconds(text: str) -> float:
@@ -153,12 +121,6 @@ def _seconds(text: str) -> float:
     if not value > 0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
     return value
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def main(argv: list[str] | None = None) -> int:

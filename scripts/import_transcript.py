@@ -12,29 +12,20 @@ file only once the whole log has been read.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
 import sys
 import tempfile
-from pathlib import Path
 
-# The redaction code lives with the site's build hooks, which use it again at build
-# time; this script runs from the repository root without being installed.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
+from msgref.redact import Redactor
+from msgref.schema import LOG_TEXT_FIELDS, record_of
+from sitebuild.files import replaced_when_done
+from transcript_formats import FORMAT_NAMES, FORMAT_TITLES, LogError, ReadStats, detect, read_messages
+from transcript_formats.progress import Progress
 
-from msgref.redact import REDACTED_FIELDS, Redactor  # noqa: E402
-from transcript_formats import (  # noqa: E402
-    FORMAT_NAMES,
-    FORMAT_TITLES,
-    LogError,
-    ReadStats,
-    detect,
-    read_messages,
-)
-from transcript_formats.progress import Progress  # noqa: E402
-
-EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_BAD_INPUT = 0, 1  # and 2, argparse's, for wrong usage
 # Half of a character cut in two in the log: no UTF-8 file can hold it.
 LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
@@ -197,7 +188,7 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
             with _atomic_writer(output) as transcript:
                 for message in read_messages(file, source, format_name, shape, result.stats):
                     result.messages += 1
-                    record = message.record(result.messages)
+                    record = record_of(dataclasses.replace(message, n=result.messages))
                     if redactor is not None:
                         record = _redact(record, redactor, result)
                     line = json.dumps(record, ensure_ascii=False)
@@ -216,7 +207,7 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
 
 def _redact(record: dict, redactor: Redactor, result: ImportResult) -> dict:
     found_any = False
-    for field in REDACTED_FIELDS:
+    for field in LOG_TEXT_FIELDS:
         if field not in record:
             continue
         record[field], kinds = redactor.redact_value(record[field])
@@ -235,40 +226,22 @@ class _atomic_writer:
         self.path = path
 
     def __enter__(self):
-        folder = os.path.dirname(os.path.abspath(self.path))
-        if not os.path.isdir(folder):
+        if not os.path.isdir(os.path.dirname(os.path.abspath(self.path))):
             raise LogError(self.path, None, "cannot write here: the folder does not exist")
+        self._replacing = replaced_when_done(self.path)
         try:
-            handle, self.temporary = tempfile.mkstemp(
-                dir=folder, prefix=f".{os.path.basename(self.path)}.", suffix=".tmp"
-            )
+            temporary = self._replacing.__enter__()
+            self.file = open(temporary, "w", encoding="utf-8", newline="\n")
         except OSError as error:
             raise LogError(self.path, None, f"cannot write here: {error.strerror}") from None
-        self.file = os.fdopen(handle, "w", encoding="utf-8", newline="\n")
         return self.file
 
     def __exit__(self, error_type, error, traceback):
+        self.file.close()
         try:
-            self.file.close()
-            if error_type is None:
-                # mkstemp makes the file readable by its owner only; give it the usual mode.
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(self.temporary, 0o666 & ~umask)
-                os.replace(self.temporary, self.path)
-                return False
+            return self._replacing.__exit__(error_type, error, traceback)
         except OSError as failure:
-            _remove(self.temporary)
             raise LogError(self.path, None, f"cannot write the file: {failure.strerror}") from None
-        _remove(self.temporary)
-        return False
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 if __name__ == "__main__":

@@ -21,9 +21,8 @@ from pathlib import Path
 
 import yaml
 
-# The id syntax is the build's own; this script runs from the repository root, uninstalled.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
-from essaycite.paragraphs import ID_LINE_RE  # noqa: E402
+from essaycite.source import ID_LINE_RE, in_fenced_code
+from sitebuild.config_file import read_config
 
 ROOT = Path(__file__).resolve().parent.parent
 LIST_ITEM_RE = re.compile(r"^(\s*)(?:\d+\.|[-*+])\s+")
@@ -31,10 +30,7 @@ SLUG_WORDS = 4
 
 
 def essay_pages(config_path: Path) -> list[Path]:
-    loader = type("Loader", (yaml.SafeLoader,), {})
-    # mkdocs.yml uses `!ENV [NAME, default]`; only the default matters here.
-    loader.add_constructor("!ENV", lambda l, node: l.construct_sequence(node)[-1])
-    config = yaml.load(config_path.read_text(encoding="utf-8"), Loader=loader)
+    config = read_config(config_path)
     docs = config_path.parent / config.get("docs_dir", "docs")
     return [docs / name for name in config["extra"]["essay"]["sections"]]
 
@@ -52,16 +48,13 @@ def slug(text: str, taken: set[str]) -> str:
 
 def paragraphs(lines: list[str]):
     """Yield (first, last, indent, prefix) line spans of paragraphs outside code and HTML."""
-    i, in_html, in_fence = 0, False, None
+    i, in_html, in_code = 0, False, in_fenced_code(lines)
     if lines and lines[0].strip() == "---":  # front matter
         i = lines.index("---", 1) + 1 if "---" in lines[1:] else 0
     while i < len(lines):
         line = lines[i]
-        fence = re.match(r"^\s*(`{3,}|~{3,})", line)
-        if in_fence:
-            in_fence = None if line.strip().startswith(in_fence) else in_fence
-        elif fence:
-            in_fence = fence.group(1)
+        if in_code[i]:
+            pass  # fenced code holds no paragraphs
         elif line.lstrip().startswith("</"):
             in_html = False
         elif line.lstrip().startswith("<") and not in_html:

@@ -42,7 +42,7 @@ def test_a_synthetic_site_has_a_hook_and_a_plain_variant(tmp_path):
     sites = project.synthetic_site(tmp_path, {"a.md": "# A\n\n[msg 3]\n"}, transcript, {"context": 0})
     hook = (sites["hook"] / "mkdocs.yml").read_text()
     plain = (sites["plain"] / "mkdocs.yml").read_text()
-    assert "msgref_hook.py" in hook and "context: 0" in hook and "msgref_hook.py" not in plain
+    assert "mkdocs_hook.py" in hook and "context: 0" in hook and "mkdocs_hook.py" not in plain
     assert (sites["plain"] / "docs" / "a.md").read_text() == "# A\n\n[msg 3](transcript/index.md#msg-3)\n"
 
 

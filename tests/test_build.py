@@ -191,7 +191,7 @@ def test_a_transcript_changed_during_the_build_stops_it_with_a_clear_message(pro
         "    path.write_text('\\n' * 100 + path.read_text())\n"
     )
     config = project / "mkdocs.yml"
-    hooks = "  - hooks/msgref_hook.py\n"
+    hooks = "  - hooks/mkdocs_hook.py\n"
     config.write_text(config.read_text().replace(hooks, hooks + "  - hooks/move_lines.py\n"))
     result = build(project, tmp_path / "site", strict=False)
     assert result.returncode == 1
@@ -231,11 +231,12 @@ def test_secrets_in_the_transcript_never_reach_the_site(project, tmp_path):
 @pytest.mark.parametrize(
     "setting, expected",
     [
-        ("  redact: 'no'\n", "extra.transcript.redact: expected bool, found 'no'"),
-        ("  redact_allow: some-key\n", "extra.transcript.redact_allow: expected list, found 'some-key'"),
-        ("  redact_patterns: [a, b]\n", "extra.transcript.redact_patterns: expected dict"),
-        ("  redact_patterns: {api: '(unclosed'}\n", "redact_patterns: not a valid regular expression"),
-        ("  message_chars: 0\n", "'message_chars' must be a whole number of 1 or more"),
+        ("  redact: 'no'\n", "mkdocs.yml: extra.transcript.redact: expected true or false, found 'no'"),
+        ("  redact_allow: some-key\n", "extra.transcript.redact_allow: expected a list of strings, found 'some-key'"),
+        ("  redact_patterns: [a, b]\n", "extra.transcript.redact_patterns: expected a mapping"),
+        ("  redact_patterns: {api: '(unclosed'}\n", "redact_patterns: api: not a valid regular expression"),
+        ("  message_chars: 0\n", "extra.transcript.message_chars: expected a whole number of 1 or more, found 0"),
+        ("  mesages_per_page: 3\n", "extra.transcript: unknown setting 'mesages_per_page'; did you mean messages_per_page?"),
     ],
 )
 def test_a_bad_transcript_setting_stops_the_build_with_a_clear_message(project, tmp_path, setting, expected):

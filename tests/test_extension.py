@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from msgref.citations import CitationRegistry
-from msgref.extension import MessageCitations
+from msgref.extension import MessageCitations, PageInProgress
 from msgref.tags import MARK_OPEN, strip_markers
 from msgref.transcript import parse_transcript
 
@@ -21,16 +21,30 @@ MESSAGES = [
 
 
 class Converter:
+    """Converts Markdown with the extension, standing in for the build it serves."""
+
     def __init__(self):
-        transcript = parse_transcript([json.dumps(m).encode() for m in MESSAGES], "t.jsonl")
+        self.transcript = parse_transcript([json.dumps(m).encode() for m in MESSAGES], "t.jsonl")
         self.warnings = []
-        self.registry = CitationRegistry()
-        self.extension = MessageCitations(
-            transcript, lambda n, page: f"transcript.md#msg-{n}", self.registry, self.warnings.append
-        )
+        self.citations = CitationRegistry()
+        self.page = PageInProgress("page.md", "page.md")
+        self.extension = MessageCitations(self)
+
+    def message(self, n):
+        return self.transcript.get(n)
+
+    def href(self, n, from_page):
+        return f"transcript.md#msg-{n}"
+
+    def warn(self, text):
+        self.warnings.append(text)
+
+    def begin_page(self, src, display_path, first_line=1, derived=False):
+        self.page = PageInProgress(src, display_path, first_line, derived)
+        self.citations.forget_page(src)
 
     def __call__(self, text: str, first_line: int = 1) -> BeautifulSoup:
-        self.extension.begin_page("essay.md", "docs/essay.md", first_line)
+        self.begin_page("essay.md", "docs/essay.md", first_line)
         md = markdown.Markdown(
             extensions=[self.extension, "attr_list", "pymdownx.highlight", "pymdownx.superfences"]
         )
@@ -142,7 +156,7 @@ def test_a_tag_in_a_list_item_gets_its_snippet_inside_the_item(convert):
 
 def test_citations_are_recorded_for_the_transcript(convert):
     convert("The gist ([msg 2]) was read.\n\nAgain [msg 2].")
-    citations = convert.registry.of_message(2)
+    citations = convert.citations.of_message(2)
     assert [(c.page, c.anchor) for c in citations] == [("essay.md", "cite-2"), ("essay.md", "cite-2-2")]
     assert citations[0].excerpt == "The gist (msg 2) was read."
 
@@ -150,7 +164,7 @@ def test_citations_are_recorded_for_the_transcript(convert):
 def test_converting_a_page_again_replaces_its_citations(convert):
     convert("[msg 2] once.")
     convert("[msg 2] once more.")
-    assert len(convert.registry.of_message(2)) == 1
+    assert len(convert.citations.of_message(2)) == 1
 
 
 def test_messages_described_in_one_breath_share_one_snippet():
@@ -159,7 +173,7 @@ def test_messages_described_in_one_breath_share_one_snippet():
         {"n": 6, "speaker": "unknown", "provenance": "described", "text": "both", "described_with": [5]},
     ]
     converter = Converter()
-    converter.extension.transcript = parse_transcript([json.dumps(r).encode() for r in records], "t.jsonl")
+    converter.transcript = parse_transcript([json.dumps(r).encode() for r in records], "t.jsonl")
     page = converter("Failed ([msg 5], [msg 6]).\n\nAlone [msg 6].")
     together, alone = page.select(".msg-snippets")
     assert len(together.select("figure")) == 1
@@ -169,16 +183,16 @@ def test_messages_described_in_one_breath_share_one_snippet():
 
 
 def test_a_derived_page_is_neither_recorded_nor_warned_about(convert):
-    convert.extension.begin_page("print.md", derived=True)
+    convert.begin_page("print.md", "print.md", derived=True)
     md = markdown.Markdown(extensions=[convert.extension])
     html = md.convert("Again [msg 2] and [msg 99] and [msg5].")
     assert 'href="transcript.md#msg-2"' in html
-    assert convert.warnings == [] and convert.registry.of_message(2) == []
+    assert convert.warnings == [] and convert.citations.of_message(2) == []
 
 
 def test_markdown_placeholders_and_marks_in_a_message_stay_inert(convert):
     placeholder = "x \x02wzxhzdk:0\x03 y \ue000\ue011\ue001 \ud83d"
-    convert.extension.transcript = parse_transcript(
+    convert.transcript = parse_transcript(
         [json.dumps({"n": 1, "speaker": "user", "provenance": "verbatim", "text": placeholder}).encode()], "t.jsonl"
     )
     page = convert('<b onclick="alert(1)">raw</b> cites [msg 1].')
@@ -192,4 +206,4 @@ def test_a_tag_alone_keeps_the_paragraph_anchor(convert):
     page = convert("[msg 4]\n{ #p-the-quote }\n", first_line=1)
     figure = page.select_one("figure.msg-snippet--full")
     assert figure["id"] == "p-the-quote" and figure.figcaption.a["id"] == "cite-4"
-    assert convert.registry.of_message(4)[0].anchor == "cite-4"
+    assert convert.citations.of_message(4)[0].anchor == "cite-4"

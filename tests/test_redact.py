@@ -128,7 +128,7 @@ def test_redaction_leaves_its_own_output_unchanged():
         assert redactor.redact_text(once) == (once, [])
 
 
-def test_redact_record_covers_every_string_and_keeps_keys():
+def test_redact_value_covers_every_string_and_keeps_keys():
     secrets = planted_secrets()
     github, aws, jwt = secrets["github-token"][1], secrets["aws-access-key"][1], secrets["jwt"][1]
     record = {
@@ -141,7 +141,7 @@ def test_redact_record_covers_every_string_and_keeps_keys():
         "thinking": "",
     }
     record["tool_input"][aws] = "value"
-    redacted, kinds = Redactor().redact_record(record)
+    redacted, kinds = Redactor().redact_value(record)
     assert sorted(kinds) == ["aws-access-key", "github-token", "jwt"]
     assert redacted["text"] == "pushing with [REDACTED: github-token]"
     assert redacted["tool_input"]["command"] == ["env", "AWS_ID=[REDACTED: aws-access-key]"]

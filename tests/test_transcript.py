@@ -39,7 +39,7 @@ def test_messages_are_ordered_by_number_and_keep_their_fields():
 
 def test_the_empty_message_is_kept_as_empty_text():
     transcript = parse_transcript(lines(message(5855, text="")), "t.jsonl")
-    assert transcript.get(5855).is_empty
+    assert transcript.get(5855).text == ""
 
 
 @pytest.mark.parametrize(

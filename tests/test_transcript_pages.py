@@ -1,14 +1,13 @@
 import json
-import re
+from types import SimpleNamespace
 
 import markdown
-import pytest
 from bs4 import BeautifulSoup
 
 from msgref.citations import Citation
 from msgref.transcript import parse_transcript
-from msgref.transcript_pages import (TranscriptEntries, TranscriptLayout, cited_numbers, fill_cited_in, layout_options,
-                                     page_markdown)
+from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, cited_numbers, fill_cited_in, page_markdown
+from sitebuild.settings import TranscriptSettings
 
 
 def transcript(*numbers, **fields):
@@ -16,8 +15,14 @@ def transcript(*numbers, **fields):
     return parse_transcript([json.dumps(r).encode() for r in records], "t.jsonl")
 
 
+def layout_of(messages, per_page=500, cited=(), context=None, **settings) -> TranscriptLayout:
+    """A layout with the site's settings but these; every message shown unless `context` is given."""
+    return TranscriptLayout(messages, TranscriptSettings(messages_per_page=per_page, context=context, **settings), cited)
+
+
 def to_html(layout, index) -> str:
-    return markdown.markdown(page_markdown(layout, index), extensions=["attr_list", TranscriptEntries(lambda: layout)])
+    extension = TranscriptEntries(SimpleNamespace(layout=layout))
+    return markdown.markdown(page_markdown(layout, index), extensions=["attr_list", extension])
 
 
 def render(layout, index) -> BeautifulSoup:
@@ -25,7 +30,7 @@ def render(layout, index) -> BeautifulSoup:
 
 
 def test_pages_hold_at_most_the_configured_number_of_messages():
-    layout = TranscriptLayout(transcript(1, 2, 3, 5, 8), per_page=2)
+    layout = layout_of(transcript(1, 2, 3, 5, 8), per_page=2)
     assert layout.pages == [[1, 2], [3, 5], [8]]
     assert [layout.src_of(n) for n in (1, 5, 8)] == ["transcript/index.md", "transcript/page-2.md", "transcript/page-3.md"]
     assert layout.href(5, "essay.md") == "transcript/page-2.md#msg-5"
@@ -35,7 +40,7 @@ def test_pages_hold_at_most_the_configured_number_of_messages():
 
 
 def test_each_message_has_its_anchor_speaker_text_provenance_and_neighbours():
-    page = render(TranscriptLayout(transcript(1, 2, 3, 5, 8), per_page=2), 1)
+    page = render(layout_of(transcript(1, 2, 3, 5, 8), per_page=2), 1)
     headings = page.find_all("h2")
     assert [(h["id"], h.text) for h in headings] == [("msg-3", "Message 3 — tool"), ("msg-5", "Message 5 — tool")]
     assert page.select_one(".msg-body--verbatim").text == "text 3"
@@ -47,14 +52,14 @@ def test_each_message_has_its_anchor_speaker_text_provenance_and_neighbours():
 
 def test_text_that_looks_like_markdown_or_html_stays_text():
     text = "# not a heading\n\n    <img src=x onerror=alert(1)>\n\n*not emphasis* [msg 1]"
-    page = render(TranscriptLayout(transcript(1, text=text)), 0)
+    page = render(layout_of(transcript(1, text=text)), 0)
     body = page.select_one(".msg-body__text")
     assert body.text == text
     assert page.find("img") is None and page.find("em") is None and len(page.find_all("h1")) == 1
 
 
 def test_imported_details_are_shown_as_text():
-    page = render(TranscriptLayout(transcript(1, text="", tool_name="Bash", tool_input={"command": "<b>ls</b>"},
+    page = render(layout_of(transcript(1, text="", tool_name="Bash", tool_input={"command": "<b>ls</b>"},
                                               thinking="Let me think", source_id="toolu_1", origin="sidechain")), 0)
     assert page.select_one(".msg-body--tool").text == "Tool call: Bash"
     assert '"command": "<b>ls</b>"' in page.select_one(".msg-tool code").text
@@ -63,7 +68,7 @@ def test_imported_details_are_shown_as_text():
 
 
 def test_cited_in_lists_link_back_to_each_citation():
-    layout = TranscriptLayout(transcript(1, 2))
+    layout = layout_of(transcript(1, 2))
     html = to_html(layout, 0)
     citations = {1: [Citation(1, "a.md", "cite-1", "An excerpt.")]}
     filled = BeautifulSoup(
@@ -79,7 +84,7 @@ def test_cited_in_lists_link_back_to_each_citation():
 
 
 def windowed(numbers, cited, context=1, per_page=500, **options):
-    return TranscriptLayout(transcript(*numbers), per_page=per_page, cited=cited, context=context, **options)
+    return layout_of(transcript(*numbers), per_page=per_page, cited=cited, context=context, **options)
 
 
 def test_only_cited_messages_and_their_context_are_shown():
@@ -124,14 +129,14 @@ def test_shown_messages_are_paginated_with_links_across_pages():
 
 
 def test_every_message_is_shown_when_context_is_none():
-    layout = TranscriptLayout(transcript(*range(1, 8)), per_page=3)
+    layout = layout_of(transcript(*range(1, 8)), per_page=3)
     assert layout.shows_all and layout.pages == [[1, 2, 3], [4, 5, 6], [7]]
     assert render(layout, 0).select(".msg-summary, .msg-gap") == []
 
 
 def test_a_long_message_is_cut_and_linked_to_its_whole_text():
     text = "\n".join(f"line {i} of the output" for i in range(40))
-    layout = TranscriptLayout(transcript(1, 2, text=text), message_chars=100)
+    layout = layout_of(transcript(1, 2, text=text), message_chars=100)
     page = render(layout, 0)
     shown = page.select_one(".msg-body__text").text
     assert text.startswith(shown) and len(shown) <= 100 and shown.endswith("of the output")
@@ -139,29 +144,13 @@ def test_a_long_message_is_cut_and_linked_to_its_whole_text():
     assert note.text.startswith(f"Shown: the first {len(shown)} of {len(text)} characters.")
     assert note.a["href"] == "messages/msg-1.txt"
     assert dict(layout.whole_texts()) == {"transcript/messages/msg-1.txt": text, "transcript/messages/msg-2.txt": text}
-    assert list(TranscriptLayout(transcript(1, text=text)).whole_texts()) == []
+    assert list(layout_of(transcript(1, text=text)).whole_texts()) == []
 
 
 def test_transcript_pages_can_be_left_out_of_the_search_index():
-    assert page_markdown(TranscriptLayout(transcript(1), search=False), 0).startswith("---\nsearch:\n  exclude: true\n---\n")
-    assert page_markdown(TranscriptLayout(transcript(1)), 0).startswith("# Transcript")
+    assert page_markdown(layout_of(transcript(1), search=False), 0).startswith("---\nsearch:\n  exclude: true\n---\n")
+    assert page_markdown(layout_of(transcript(1)), 0).startswith("# Transcript")
 
 
 def test_cited_numbers_are_found_in_the_pages_markdown():
     assert cited_numbers(["See [msg 3] and [msg 12].", "`[msg 4]`", "[msg5] [MSG 6]"]) == {3, 12, 4}
-
-
-def test_layout_options_have_defaults_and_name_a_bad_setting():
-    assert layout_options({}) == {"folder": "transcript", "per_page": 500, "context": 0, "message_chars": 5000,
-                                  "search": True}
-    assert layout_options({"context": "all"})["context"] is None
-    for settings, expected in [
-        ({"context": -1}, "'context' must be a whole number of 0 or more, or all, found -1"),
-        ({"context": "some"}, "'context' must be"),
-        ({"messages_per_page": 0}, "'messages_per_page' must be a whole number of 1 or more, found 0"),
-        ({"message_chars": True}, "'message_chars' must be"),
-        ({"search": "yes"}, "'search' must be true or false, found 'yes'"),
-        ({"folder": ""}, "'folder' must be a folder name"),
-    ]:
-        with pytest.raises(ValueError, match="^" + re.escape(expected)):
-            layout_options(settings)

@@ -11,7 +11,7 @@ import yaml
 from bs4 import BeautifulSoup
 from msgref.transcript import BACKGROUND_MIN_BYTES
 
-HOOK = Path(__file__).resolve().parent.parent / "hooks" / "msgref_hook.py"
+HOOK = Path(__file__).resolve().parent.parent / "hooks" / "mkdocs_hook.py"
 LONG_TEXT = "\n".join(f"output line {i}" for i in range(30))
 
 

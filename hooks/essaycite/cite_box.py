@@ -43,10 +43,6 @@ def link_line(links: list[tuple[str, str]]) -> etree.Element:
     return line
 
 
-def to_html(element: etree.Element) -> str:
-    return etree.tostring(element, encoding="unicode", method="html")
-
-
 def _append_runs(parent: etree.Element, reference: Reference) -> None:
     """Text, italics and links of a reference, as elements, so every part is escaped."""
     last = None

@@ -6,29 +6,38 @@ paragraph survives edits around it; only the displayed number follows the page.
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as etree
+from collections.abc import Callable
 
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-# The source line that gives the paragraph above it its id: `{ #p-some-words }`, also
-# inside a quotation (`> { #… }`). Group 1 is the id.
-ID_LINE_RE = re.compile(r"^\s*(?:>\s*)?\{:?\s*#([\w-]+)[^}]*\}\s*$")
 PARAGRAPH_TAGS = {"p", "li"}
 NESTED_BLOCK_TAGS = {"div", "figure", "ul", "ol", "blockquote", "p", "pre", "table"}
 
 
 class ParagraphLinks(Extension):
+    """Adds the ¶ links; `record(ids)`, if given, is told the ids of each page's
+    paragraphs in the order of their numbers."""
+
+    def __init__(self, record: Callable[[list[str]], None] | None = None):
+        super().__init__()
+        self.record = record or (lambda ids: None)
+
     def extendMarkdown(self, md: Markdown) -> None:
         # After attribute lists (8), which set the ids.
-        md.treeprocessors.register(ParagraphLinker(md), "paragraph_links", 4)
+        md.treeprocessors.register(ParagraphLinker(md, self.record), "paragraph_links", 4)
 
 
 class ParagraphLinker(Treeprocessor):
+    def __init__(self, md: Markdown, record: Callable[[list[str]], None]):
+        super().__init__(md)
+        self.record = record
+
     def run(self, root: etree.Element) -> None:
         paragraphs = [e for e in root.iter() if e.tag in PARAGRAPH_TAGS and e.get("id")]
+        self.record([paragraph.get("id") for paragraph in paragraphs])
         for number, paragraph in enumerate(paragraphs, start=1):
             link = etree.Element(
                 "a",

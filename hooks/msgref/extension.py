@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
 
 from markdown import Markdown
 from markdown.extensions import Extension
@@ -20,7 +21,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from . import snippets, tags
 from .citations import Citation, CitationRegistry
-from .transcript import Message, Transcript
+from .schema import Message
 
 BLOCK_TAGS = {"p", "li", "dd", "dt", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6"}
 CONTAINER_TAGS = {"li", "dd", "dt", "td", "th"}  # snippets go inside these, not after
@@ -29,42 +30,49 @@ EDITORIAL_MARK_CLASS = "editorial-mark"  # marks an editor's note, left out of e
 _STASH_PLACEHOLDER_RE = re.compile("\x02[^\x03]*\x03")
 
 
-class MessageCitations(Extension):
-    """Expand `[msg N]` against a transcript.
+@dataclass(frozen=True)
+class PageInProgress:
+    """The page being converted."""
 
-    The transcript may be given later, as `transcript`, before the first page is
-    converted. `href_for(n, page)` gives the link from the page being converted to message n.
-    `warn(text)` receives each problem found, already naming file and line. Call
-    `begin_page` before converting each page so that messages name the right file.
+    src: str  # its source path, relative to the docs folder
+    display_path: str  # how problems name its file
+    first_line: int = 1  # the line of the file on which its Markdown body starts
+    # A derived page repeats other pages (the whole essay on one page): its citations
+    # and problems are theirs, so it is neither recorded nor warned about.
+    derived: bool = False
+
+
+class CitingBuild(Protocol):
+    """What the extension needs of the build in progress."""
+
+    page: PageInProgress
+    citations: CitationRegistry
+
+    def message(self, n: int) -> Message | None:
+        """Message n as the site shows it, or None if the transcript has none."""
+
+    def href(self, n: int, from_page: str) -> str | None:
+        """A Markdown link from the source file `from_page` to message n, if it is shown."""
+
+    def warn(self, text: str) -> None:
+        """Report a problem; the text already names file and line."""
+
+
+class MessageCitations(Extension):
+    """Expand `[msg N]` against the transcript of the build it is given.
+
+    The build tells which page is being converted (`build.page`), gives the messages
+    and the links to them, and keeps the citations found.
     """
 
-    def __init__(
-        self,
-        transcript: Transcript | None,
-        href_for: Callable[[int, str], str],
-        registry: CitationRegistry | None = None,
-        warn: Callable[[str], None] | None = None,
-    ):
+    def __init__(self, build: CitingBuild):
         super().__init__()
-        self.transcript = transcript
-        self.href_for = href_for
-        self.registry = registry if registry is not None else CitationRegistry()
-        self.warn = warn or (lambda text: None)
-        self.begin_page("page.md")
-
-    def begin_page(self, page: str, display_path: str | None = None, first_line: int = 1,
-                   derived: bool = False) -> None:
-        """Start a page. A derived page repeats other pages (the whole essay on one page):
-        its citations and problems are theirs, so it is neither recorded nor warned about."""
-        self.page = page
-        self.display_path = display_path or page
-        self.first_line = first_line
-        self.derived = derived
-        self.registry.forget_page(page)
+        self.build = build
 
     def report(self, line: int | None, problem: str) -> None:
-        if not self.derived:
-            self.warn(f"{self.display_path}:{line}: {problem}" if line else f"{self.display_path}: {problem}")
+        page = self.build.page
+        if not page.derived:
+            self.build.warn(f"{page.display_path}:{line}: {problem}" if line else f"{page.display_path}: {problem}")
 
     def extendMarkdown(self, md: Markdown) -> None:
         md.registerExtension(self)
@@ -86,7 +94,7 @@ class LineMarkers(Preprocessor):
         self.extension = extension
 
     def run(self, lines: list[str]) -> list[str]:
-        return tags.mark_lines(lines, self.extension.first_line)
+        return tags.mark_lines(lines, self.extension.build.page.first_line)
 
 
 class TagPattern(InlineProcessor):
@@ -96,12 +104,12 @@ class TagPattern(InlineProcessor):
         self.found = found
 
     def handleMatch(self, m: re.Match, data: str):
-        ext = self.extension
+        build = self.extension.build
         n, line = int(m.group(1)), tags.line_of(m.group("line"))
-        message = ext.transcript.get(n)
-        href = ext.href_for(n, ext.page) if message else None
+        message = build.message(n)
+        href = build.href(n, build.page.src) if message else None
         if href is None:
-            ext.report(line, f"[msg {n}] is not in the transcript")
+            self.extension.report(line, f"[msg {n}] is not in the transcript")
             return snippets.citation_link(None, n, None), m.start(0), m.end(0)
         link = snippets.citation_link(message, n, href)
         self.found.append((link, message))
@@ -143,8 +151,9 @@ class SnippetPlacer(Treeprocessor):
                 ids[message.n] = ids.get(message.n, 0) + 1
                 suffix = "" if ids[message.n] == 1 else f"-{ids[message.n]}"
                 link.set("id", f"cite-{message.n}{suffix}")
-                if not self.extension.derived:
-                    self.extension.registry.record(Citation(message.n, self.extension.page, link.get("id"), excerpt))
+                page = self.extension.build.page
+                if not page.derived:
+                    self.extension.build.citations.record(Citation(message.n, page.src, link.get("id"), excerpt))
             if _is_alone(block, citations):
                 self._replace_with_quote(block, parents[block], *citations[0])
             else:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from .schema import LOG_TEXT_FIELDS, Message, MessageSource
+
 MARKER = "[REDACTED: {kind}]"
 
 # Characters that may stand right before a key's prefix; a letter, digit, `_` or `-`
@@ -141,6 +143,8 @@ class Redactor:
             extra.append(Pattern(kind, compiled, group))
         self.patterns: tuple[Pattern, ...] = (*BUILTIN_PATTERNS, *extra)
         self.allow = frozenset(allow or ())
+        # Two redactors with the same rules redact alike.
+        self.rules = (tuple((kind, regex) for kind, regex in (extra_patterns or {}).items()), self.allow)
 
     def redact_text(self, text: str) -> tuple[str, list[str]]:
         """The text with each secret replaced, and one kind for each replacement."""
@@ -167,10 +171,6 @@ class Redactor:
         """Redact every string inside a JSON-like value; dict keys are left alone."""
         kinds: list[str] = []
         return self._redact(value, kinds), kinds
-
-    def redact_record(self, record: dict) -> tuple[dict, list[str]]:
-        """A new record with every string field redacted, nested ones included."""
-        return self.redact_value(record)
 
     def _redact(self, value, kinds: list[str]):
         if isinstance(value, str):
@@ -216,31 +216,28 @@ class RedactedTranscript:
     `on_redact(n, kinds)` is told of each message found to hold secrets, for the report.
     """
 
-    def __init__(self, transcript, redactor: Redactor, on_redact=None):
+    def __init__(self, transcript: MessageSource, redactor: Redactor, on_redact=None):
         self._transcript = transcript
         self._redactor = redactor
         self._on_redact = on_redact or (lambda n, kinds: None)
         self._clean: set[int] = set()
-        self._redacted = {}
+        self._redacted: dict[int, Message] = {}
         self.path = transcript.path
         self.numbers = transcript.numbers
 
     def __len__(self) -> int:
         return len(self.numbers)
 
-    def __iter__(self):
-        return (self.get(n) for n in self.numbers)
-
     def __contains__(self, n: int) -> bool:
         return n in self._transcript
 
-    def get(self, n: int):
+    def get(self, n: int) -> Message | None:
         if n in self._redacted:
             return self._redacted[n]
         message = self._transcript.get(n)
         if message is None or n in self._clean:
             return message
-        strings = {name: getattr(message, name) for name in REDACTED_FIELDS}
+        strings = {name: getattr(message, name) for name in LOG_TEXT_FIELDS}
         redacted, kinds = self._redactor.redact_value(strings)
         if not kinds:
             self._clean.add(n)
@@ -250,6 +247,16 @@ class RedactedTranscript:
         return self._redacted[n]
 
 
-# The message fields that hold text from the log (numbers, speaker and provenance do not),
-# in the order reports name them.
-REDACTED_FIELDS = ("text", "thinking", "tool_name", "tool_input", "source_id", "timestamp", "origin")
+# The view made last, kept for the next build of a development server: an essay edited
+# and saved leaves the transcript and the settings as they were, and with them what was
+# redacted. It lives here, in a module that stays imported from one build to the next.
+_last_view: tuple[MessageSource, tuple, RedactedTranscript] | None = None
+
+
+def redacted_view(transcript: MessageSource, redactor: Redactor, on_redact=None) -> RedactedTranscript:
+    """The transcript as redacted by `redactor`: the view of the last call, if it was for
+    the same transcript and the same rules, or a new one."""
+    global _last_view
+    if _last_view is None or _last_view[0] is not transcript or _last_view[1] != redactor.rules:
+        _last_view = (transcript, redactor.rules, RedactedTranscript(transcript, redactor, on_redact))
+    return _last_view[2]

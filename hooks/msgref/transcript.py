@@ -6,60 +6,18 @@ import json
 import os
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from . import background
+from .schema import Message, message_from_record, record_problem
 
 try:
     from orjson import loads as _fast_loads  # several times faster than the standard library
 except ImportError:  # pragma: no cover - the standard library alone gives the same results
     _fast_loads = None
 
-SPEAKERS = ("user", "assistant", "tool", "unknown")
-PROVENANCES = ("verbatim", "described")
-REQUIRED_FIELDS = {"n": int, "speaker": str, "provenance": str, "text": str}
-OPTIONAL_FIELDS = {
-    "described_with": list,  # other messages one description covers, for described messages
-    # Kept from imported session logs:
-    "source_id": str,  # the message's id in the log (uuid, message id, call id)
-    "timestamp": str,
-    "origin": str,  # where in the session it came from, such as a sidechain or a subagent
-    "thinking": str,  # the model's reasoning, shown as such
-    "tool_name": str,  # for a tool call: the tool, and its input as any JSON value
-    "tool_input": object,
-}
-
 
 class TranscriptError(Exception):
     """A transcript that cannot be used; the message names the file and line."""
-
-
-@dataclass(frozen=True)
-class Message:
-    n: int
-    speaker: str
-    provenance: str
-    text: str
-    described_with: tuple[int, ...] = ()
-    source_id: str | None = None
-    timestamp: str | None = None
-    origin: str | None = None
-    thinking: str | None = None
-    tool_name: str | None = None
-    tool_input: object = None
-    line: int = 0
-
-    @property
-    def is_described(self) -> bool:
-        return self.provenance == "described"
-
-    @property
-    def is_empty(self) -> bool:
-        return self.text == ""
-
-
-_FIELD_TYPES = {**REQUIRED_FIELDS, **OPTIONAL_FIELDS}
-_REQUIRED_NAMES = REQUIRED_FIELDS.keys()
 
 
 class Transcript:
@@ -129,7 +87,7 @@ class IndexedTranscript(Transcript):
             record = None
         if not isinstance(record, dict) or record.get("n") != n:
             raise TranscriptError(f"{self.path}: the file changed while the site was being built; build again")
-        return _message_from_record(record, line_number), len(raw)
+        return message_from_record(record, line_number), len(raw)
 
 
 def parse_transcript(raw_lines, path: str, file_path: str | None = None) -> Transcript:
@@ -141,7 +99,7 @@ def parse_transcript(raw_lines, path: str, file_path: str | None = None) -> Tran
     records = _checked_records(raw_lines, path)
     if file_path is not None:
         return IndexedTranscript(*_line_index(records), path, file_path)
-    messages = [_message_from_record(record, line_number) for record, line_number, _ in records]
+    messages = [message_from_record(record, line_number) for record, line_number, _ in records]
     return Transcript(messages, path)
 
 
@@ -190,7 +148,7 @@ def _checked_record(raw: bytes, path: str, line_number: int) -> dict | None:
         except ValueError:
             pass
         else:
-            if _record_problem(record) is None:
+            if record_problem(record) is None:
                 return record
         # A blank line, a problem to name as the standard library sees it, or JSON the
         # fast parser reads otherwise (it rejects NaN and lone surrogates, and reads
@@ -198,7 +156,7 @@ def _checked_record(raw: bytes, path: str, line_number: int) -> dict | None:
     where = f"{path}:{line_number}"
     record = _record_of_line(raw, where)
     if record is not None:
-        problem = _record_problem(record)
+        problem = record_problem(record)
         if problem is not None:
             raise TranscriptError(f"{where}: {problem}")
     return record
@@ -218,61 +176,6 @@ def _record_of_line(raw: bytes, where: str):
         raise TranscriptError(f"{where}: not valid JSON: {error.msg} (column {error.colno})") from None
 
 
-def _record_problem(record) -> str | None:
-    """What is wrong with a line's JSON value as a message record, or None."""
-    # This runs for every line of transcripts of hundreds of thousands of messages:
-    # the common case, a valid record, takes as few steps as it can.
-    if type(record) is not dict:
-        return f"expected a JSON object, found {_json_type(record)}"
-    fields = record.keys()
-    if not fields >= _REQUIRED_NAMES:
-        missing = [name for name in REQUIRED_FIELDS if name not in record]
-        return f"missing required field {', '.join(map(repr, missing))}"
-    if not fields <= _FIELD_TYPES.keys():
-        unknown = sorted(set(record) - set(_FIELD_TYPES))
-        return f"unknown field {', '.join(map(repr, unknown))} (known fields: {', '.join(_FIELD_TYPES)})"
-    for name, value in record.items():
-        expected = _FIELD_TYPES[name]
-        # Exact types: JSON values are never subclasses, and a boolean (in Python a
-        # subclass of int) is no message number.
-        if type(value) is not expected and expected is not object:
-            return f"field {name!r} must be {_json_name(expected)}, found {_json_type(value)}"
-    if record["n"] < 1:
-        return f"field 'n' must be a message number of 1 or more, found {record['n']}"
-    if record["speaker"] not in SPEAKERS:
-        return f"field 'speaker' must be one of {', '.join(SPEAKERS)}, found {record['speaker']!r}"
-    if record["provenance"] not in PROVENANCES:
-        return f"field 'provenance' must be one of {', '.join(PROVENANCES)}, found {record['provenance']!r}"
-    described_with = record.get("described_with")
-    if described_with:
-        if record["provenance"] != "described":
-            return "'described_with' is only for described messages"
-        if not all(type(n) is int for n in described_with):
-            return "field 'described_with' must be a list of message numbers"
-    return None
-
-
-def _message_from_record(record: dict, line_number: int) -> Message:
-    """A message from a record that `_record_problem` found nothing wrong with."""
-    fields = {name: record.get(name) for name in _FIELD_TYPES}
-    fields["described_with"] = tuple(record.get("described_with", ()))
-    return Message(**fields, line=line_number)
-
-
-def _json_name(python_type) -> str:
-    return {int: "an integer", str: "a string", list: "a list", dict: "an object"}[python_type]
-
-
-def _json_type(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, float):
-        return "a number with a fraction"
-    return _json_name(type(value)) if type(value) in (int, str, list, dict) else type(value).__name__
-
-
 _cache: dict[str, tuple[tuple, Transcript]] = {}
 _READ_BUFFER_BYTES = 1 << 20
 # Smaller files parse in a few milliseconds: not worth a child process.
@@ -281,17 +184,34 @@ BACKGROUND_MIN_BYTES = 4_000_000
 
 def load_transcript(path: str, display_path: str | None = None) -> Transcript:
     """Read the transcript at `path`, parsing it again only when the file has changed."""
-    return start_loading(path, display_path)()
+    return start_loading(path, display_path).result()
 
 
-def start_loading(path: str, display_path: str | None = None, in_child: bool = True) -> Callable[[], Transcript]:
-    """Begin reading the transcript at `path`; the function returned gives it, parsed.
+class Loading:
+    """A transcript being read: `result()` waits for it and gives it, parsed.
+
+    `reused` tells that the file had been parsed before and has not changed since, so
+    it is not parsed again.
+    """
+
+    def __init__(self, result: Callable[[], Transcript], reused: bool):
+        self._result, self.reused = result, reused
+        self._transcript: Transcript | None = None
+
+    def result(self) -> Transcript:
+        if self._transcript is None:
+            self._transcript = self._result()
+        return self._transcript
+
+
+def start_loading(path: str, display_path: str | None = None, in_child: bool = True) -> Loading:
+    """Begin reading the transcript at `path`.
 
     Unless `in_child` is false, a large file is parsed by a child process while the
-    caller goes on (see `background`). A file parsed before and unchanged since is not parsed again: the
-    cache lives in this module, which stays imported across the rebuilds of a
-    development server, so a rebuild for an edited page reuses the parsed transcript.
-    TranscriptError is raised here or by the function returned.
+    caller goes on (see `background`). A file parsed before and unchanged since is not
+    parsed again: the cache lives in this module, which stays imported across the
+    rebuilds of a development server, so a rebuild for an edited page reuses the parsed
+    transcript. TranscriptError is raised here or by `Loading.result`.
     """
     display_path = display_path or path
     try:
@@ -303,23 +223,20 @@ def start_loading(path: str, display_path: str | None = None, in_child: bool = T
     key = (display_path, stat.st_mtime_ns, stat.st_size, stat.st_ino)
     cached = _cache.get(path)
     if cached and cached[0] == key:
-        return lambda: cached[1]
+        return Loading(lambda: cached[1], reused=True)
 
     def index():
         return _file_index(path, display_path)
 
     in_child = in_child and stat.st_size >= BACKGROUND_MIN_BYTES
     pending = background.start(index, TranscriptError) if in_child else index
-    transcript = None
 
     def finish() -> Transcript:
-        nonlocal transcript
-        if transcript is None:
-            transcript = IndexedTranscript(*pending(), display_path, path)
-            _cache[path] = (key, transcript)
+        transcript = IndexedTranscript(*pending(), display_path, path)
+        _cache[path] = (key, transcript)
         return transcript
 
-    return finish
+    return Loading(finish, reused=False)
 
 
 def _file_index(path: str, display_path: str) -> tuple[dict[int, int], dict[int, int]]:

@@ -19,6 +19,7 @@ import posixpath
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from markdown import Markdown
 from markdown.extensions import Extension
@@ -28,37 +29,22 @@ from markdown.treeprocessors import Treeprocessor
 from . import snippets
 from .citations import Citation
 from .tags import TAG_RE
-from .transcript import Transcript
+from .schema import MessageSource
 
 _NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
 ENTRIES_MARKER = "<!-- msgref: messages of transcript page {index} -->"
 _ENTRIES_MARKER_RE = re.compile(r"<!-- msgref: messages of transcript page (\d+) -->")
-DEFAULT_CONTEXT = 0
-DEFAULT_MESSAGE_CHARS = 5000
 
 
-def layout_options(settings: dict) -> dict:
-    """The layout's arguments from the `extra.transcript` settings; ValueError names a bad one."""
-    folder = settings.get("folder", "transcript")
-    per_page = settings.get("messages_per_page", 500)
-    context = settings.get("context", DEFAULT_CONTEXT)
-    message_chars = settings.get("message_chars", DEFAULT_MESSAGE_CHARS)
-    search = settings.get("search", True)
-    if not isinstance(folder, str) or not folder.strip("/"):
-        raise ValueError(f"'folder' must be a folder name, found {folder!r}")
-    if not isinstance(per_page, int) or isinstance(per_page, bool) or per_page < 1:
-        raise ValueError(f"'messages_per_page' must be a whole number of 1 or more, found {per_page!r}")
-    if context == "all":
-        context = None
-    elif not isinstance(context, int) or isinstance(context, bool) or context < 0:
-        raise ValueError(f"'context' must be a whole number of 0 or more, or all, found {context!r}")
-    if not isinstance(message_chars, int) or isinstance(message_chars, bool) or message_chars < 1:
-        raise ValueError(f"'message_chars' must be a whole number of 1 or more, found {message_chars!r}")
-    if not isinstance(search, bool):
-        raise ValueError(f"'search' must be true or false, found {search!r}")
-    return {"folder": folder.strip("/"), "per_page": per_page, "context": context,
-            "message_chars": message_chars, "search": search}
+class LayoutSettings(Protocol):
+    """The settings that shape the transcript pages (see the site's settings)."""
+
+    folder: str  # where the pages go in the site
+    messages_per_page: int
+    context: int | None  # messages shown either side of each cited one; None: every message
+    message_chars: int  # a longer message is cut, its whole text put in a file of its own
+    search: bool  # whether the site's search indexes the pages
 
 
 def cited_numbers(markdown_texts: Iterable[str]) -> set[int]:
@@ -69,24 +55,19 @@ def cited_numbers(markdown_texts: Iterable[str]) -> set[int]:
 class TranscriptLayout:
     """Which messages are shown, which generated page holds each, and the links between them."""
 
-    def __init__(self, transcript: Transcript, folder: str = "transcript", per_page: int = 500,
-                 cited: Iterable[int] = (), context: int | None = None, message_chars: int | None = None,
-                 search: bool = True):
-        if per_page < 1:
-            raise ValueError("messages per page must be 1 or more")
+    def __init__(self, transcript: MessageSource, settings: LayoutSettings, cited: Iterable[int] = ()):
         self.transcript = transcript
-        self.folder = folder
-        self.context = context
-        self.message_chars = message_chars  # longer texts are cut, the whole text put in a file
-        self.search = search  # whether the site's search indexes the transcript pages
+        self.folder = settings.folder.strip("/")
+        self.context = settings.context
+        self.message_chars = settings.message_chars
+        self.search = settings.search
         numbers = transcript.numbers
-        if context is None:
+        if self.context is None:
             self.positions, self.cited_count = list(range(len(numbers))), len(numbers)
-        elif context < 0:
-            raise ValueError("context must be 0 or more messages")
         else:
-            self.positions, self.cited_count = _window(numbers, cited, context)
+            self.positions, self.cited_count = _window(numbers, cited, self.context)
         shown = [numbers[i] for i in self.positions]
+        per_page = settings.messages_per_page
         self.pages = [shown[i : i + per_page] for i in range(0, len(shown), per_page)] or [[]]
         self._page_of = {n: i for i, chunk in enumerate(self.pages) for n in chunk}
 
@@ -98,6 +79,9 @@ class TranscriptLayout:
         name = "index.md" if index == 0 else f"page-{index + 1}.md"
         return posixpath.join(self.folder, name)
 
+    def page_sources(self) -> list[str]:
+        return [self.page_src(index) for index in range(len(self.pages))]
+
     def src_of(self, n: int) -> str | None:
         index = self._page_of.get(n)
         return None if index is None else self.page_src(index)
@@ -106,7 +90,7 @@ class TranscriptLayout:
         return posixpath.join(self.folder, "messages", f"msg-{n}.txt")
 
     def is_cut(self, message) -> bool:
-        return self.message_chars is not None and len(message.text) > self.message_chars
+        return len(message.text) > self.message_chars
 
     def whole_texts(self):
         """(source path, text) of each shown message too long to show whole."""
@@ -170,15 +154,16 @@ def _pager(layout: TranscriptLayout, index: int) -> str:
     return " · ".join(items) + "\n{ .msg-pager }"
 
 
+class LayingOutBuild(Protocol):
+    layout: TranscriptLayout  # the layout of the build in progress
+
+
 class TranscriptEntries(Extension):
-    """Adds a transcript page's messages where its Markdown holds the entries marker.
+    """Adds a transcript page's messages where its Markdown holds the entries marker."""
 
-    `layout_of()` gives the layout of the build in progress.
-    """
-
-    def __init__(self, layout_of: Callable[[], TranscriptLayout]):
+    def __init__(self, build: LayingOutBuild):
         super().__init__()
-        self.layout_of = layout_of
+        self.build = build
         self.pending: int | None = None  # the page whose marker was found
 
     def extendMarkdown(self, md: Markdown) -> None:
@@ -219,7 +204,7 @@ class _EntriesAdder(Treeprocessor):
         index, self.extension.pending = self.extension.pending, None
         if index is not None:
             # Inline patterns have run (priority 20): the messages' text is never read as Markdown.
-            root.extend(page_entries(self.extension.layout_of(), index))
+            root.extend(page_entries(self.extension.build.layout, index))
 
 
 def page_entries(layout: TranscriptLayout, index: int) -> list[etree.Element]:

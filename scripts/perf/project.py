@@ -8,22 +8,21 @@ citation hook. Both use the site's own theme and Markdown settings.
 from __future__ import annotations
 
 import compileall
-import re
 import shutil
 from pathlib import Path
 
 import yaml
-from mkdocs.utils.yaml import yaml_load
+
+from msgref.tags import TAG_RE
+from sitebuild.config_file import read_config
 
 ROOT = Path(__file__).resolve().parents[2]
-CITATION_HOOK = ROOT / "hooks" / "msgref_hook.py"
-_TAG_RE = re.compile(r"\[msg (\d+)\]")
+CITATION_HOOK = ROOT / "hooks" / "mkdocs_hook.py"
 
 
 def site_config() -> dict:
     """The site's mkdocs.yml as a dict, its `!ENV` values resolved."""
-    with open(ROOT / "mkdocs.yml", encoding="utf-8") as file:
-        return yaml_load(file)
+    return read_config(ROOT / "mkdocs.yml")
 
 
 def compile_hooks() -> None:
@@ -34,12 +33,15 @@ def compile_hooks() -> None:
 
 def with_plain_links(markdown: str, transcript_page: str = "transcript/index.md") -> str:
     """The same Markdown with every `[msg N]` tag written as a plain link."""
-    return _TAG_RE.sub(lambda m: f"[msg {m.group(1)}]({transcript_page}#msg-{m.group(1)})", markdown)
+    return TAG_RE.sub(lambda m: f"[msg {m.group(1)}]({transcript_page}#msg-{m.group(1)})", markdown)
 
 
 def _write_config(folder: Path, config: dict) -> None:
     # The plain pages link to transcript pages that only the hook makes: not a problem here.
     config.setdefault("validation", {})["not_found"] = "info"
+    theme = config.get("theme")
+    if isinstance(theme, dict) and theme.get("custom_dir"):
+        theme["custom_dir"] = str(ROOT / theme["custom_dir"])
     with open(folder / "mkdocs.yml", "w", encoding="utf-8") as file:
         yaml.safe_dump(config, file, allow_unicode=True, sort_keys=False)
 
@@ -74,6 +76,7 @@ def synthetic_site(work: Path, pages: dict[str, str], transcript: Path, settings
         config["hooks"] = [str(CITATION_HOOK)] if variant == "hook" else []
         extra = config.setdefault("extra", {})
         extra["transcript"] = {**extra.get("transcript", {}), **(settings or {}), "source": str(transcript)}
+        extra.pop("essay", None)  # the pages cite messages; they are not the citable essay
         (folder / "docs").mkdir(parents=True)
         for name, text in pages.items():
             text = text if variant == "hook" else with_plain_links(text)

@@ -1,6 +1,7 @@
 """Readers for the session log formats a transcript can be imported from.
 
-Each reader is a generator of `LogMessage`s in log order, reading its file as a
+Each reader is a generator of the log's messages (`msgref.schema.Message`, not yet
+numbered) in log order, reading its file as a
 stream; `detect` tells the formats apart. Numbering, redaction and writing the
 transcript are the importer's.
 """
@@ -10,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from . import claude_code, codex, openai_chat, sharegpt
-from .common import LogError, LogMessage, ReadStats
+from msgref.schema import Message
+
+from .common import LogError, ReadStats
 from .detect import Shape, detect
 
 READERS = {module.NAME: module for module in (claude_code, codex, openai_chat, sharegpt)}
@@ -23,7 +26,7 @@ FORMAT_TITLES = {
 }
 
 
-def read_messages(file, path: str, format_name: str, shape: Shape, stats: ReadStats) -> Iterator[LogMessage]:
+def read_messages(file, path: str, format_name: str, shape: Shape, stats: ReadStats) -> Iterator[Message]:
     """The messages of a log in a named format; `shape` comes from `detect`."""
     return READERS[format_name].read(file, path, stats, document=shape.document)
 
@@ -32,7 +35,6 @@ __all__ = [
     "FORMAT_NAMES",
     "FORMAT_TITLES",
     "LogError",
-    "LogMessage",
     "ReadStats",
     "Shape",
     "detect",

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .common import (
-    LogError,
-    LogMessage,
-    ReadStats,
-    content_text,
-    join_text,
-    string_or_none,
-    tool_call,
-)
+from msgref.schema import Message
+
+from .common import LogError, ReadStats, content_text, join_text, log_message, string_or_none, tool_call
 from .json_stream import JsonDocument
 from .jsonl import read_json_lines
 
@@ -45,7 +39,7 @@ def looks_like(record: dict) -> bool:
     return record_type in NON_MESSAGE_TYPES
 
 
-def read(file, path: str, stats: ReadStats, document: bool) -> Iterator[LogMessage]:
+def read(file, path: str, stats: ReadStats, document: bool) -> Iterator[Message]:
     """`document`: the file is one JSON object whose `loglines` hold the records."""
     records = _document_records(file, path) if document else read_json_lines(file, path)
     yield from messages_from_records(records, stats)
@@ -66,7 +60,7 @@ def _document_records(file, path: str) -> Iterator[tuple[int, object]]:
         raise LogError(path, 1, "a JSON object without a 'loglines' list")
 
 
-def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStats) -> Iterator[LogMessage]:
+def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStats) -> Iterator[Message]:
     reply = _Reply()
     for line, record in records:
         if not isinstance(record, dict):
@@ -108,27 +102,27 @@ def _origin(record: dict) -> str | None:
     return f"subagent:{agent}" if agent else "sidechain"
 
 
-def _user_messages(record: dict, line: int, stats: ReadStats) -> Iterator[LogMessage]:
+def _user_messages(record: dict, line: int, stats: ReadStats) -> Iterator[Message]:
     content = record["message"].get("content")
     fields = _common_fields(record)
     uuid = string_or_none(record.get("uuid"))
     if isinstance(content, str):
-        yield LogMessage("user", content, line, source_id=uuid, **fields)
+        yield log_message("user", content, line, source_id=uuid, **fields)
         return
     if not isinstance(content, list):
         stats.skip(line, "a user record without message content")
         return
     if not content:
-        yield LogMessage("user", "", line, source_id=uuid, **fields)
+        yield log_message("user", "", line, source_id=uuid, **fields)
         return
     text_parts: list[str] = []
     for block in content:
         block_type = block.get("type") if isinstance(block, dict) else None
         if block_type == "tool_result":
             if text_parts:
-                yield LogMessage("user", join_text(text_parts), line, source_id=uuid, **fields)
+                yield log_message("user", join_text(text_parts), line, source_id=uuid, **fields)
                 text_parts = []
-            yield LogMessage(
+            yield log_message(
                 "tool",
                 content_text(block.get("content")),
                 line,
@@ -139,7 +133,7 @@ def _user_messages(record: dict, line: int, stats: ReadStats) -> Iterator[LogMes
             # Text, images, and plain strings in the content list are what the person sent.
             text_parts.append(content_text(block))
     if text_parts:
-        yield LogMessage("user", join_text(text_parts), line, source_id=uuid, **fields)
+        yield log_message("user", join_text(text_parts), line, source_id=uuid, **fields)
 
 
 class _Reply:
@@ -153,7 +147,7 @@ class _Reply:
         self.id = reply_id
         self.text: list[str] = []
         self.thinking: list[str] = []
-        self.calls: list[LogMessage] = []
+        self.calls: list[Message] = []
         self.first: tuple[int, dict] | None = None
 
     def add(self, record: dict, line: int, stats: ReadStats) -> None:
@@ -188,7 +182,7 @@ class _Reply:
             elif isinstance(block_type, str) and block_type.endswith("_tool_result"):
                 # Results of tools the provider ran itself, such as a web search.
                 self.calls.append(
-                    LogMessage(
+                    log_message(
                         "tool",
                         content_text(block.get("content")),
                         line,
@@ -201,14 +195,14 @@ class _Reply:
             else:
                 stats.skip(line, f"unknown assistant content block {block_type!r}")
 
-    def flush(self) -> Iterator[LogMessage]:
+    def flush(self) -> Iterator[Message]:
         if self.first is None:
             return
         line, record = self.first
         text, thinking = join_text(self.text), join_text(self.thinking)
         # A reply with nothing but tool calls is those calls; an empty one is kept.
         if text or thinking or not self.calls:
-            yield LogMessage(
+            yield log_message(
                 "assistant",
                 text,
                 line,

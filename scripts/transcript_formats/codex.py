@@ -13,14 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .common import (
-    LogMessage,
-    ReadStats,
-    content_text,
-    parse_arguments,
-    string_or_none,
-    tool_call,
-)
+from msgref.schema import Message
+
+from .common import ReadStats, content_text, log_message, parse_arguments, string_or_none, tool_call
 from .jsonl import read_json_lines
 
 NAME = "codex"
@@ -54,8 +49,8 @@ def _is_bare_item(record: dict) -> bool:
     return record.get("type") in ITEM_TYPES and any(key in record for key in ("role", "call_id", "summary"))
 
 
-def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[LogMessage]:
-    reasoning: LogMessage | None = None  # thinking waiting for the reply it belongs to
+def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[Message]:
+    reasoning: Message | None = None  # thinking waiting for the reply it belongs to
     for line, record in read_json_lines(file, path):
         if not isinstance(record, dict):
             stats.skip(line, "not a log record (a JSON value that is not an object)")
@@ -100,7 +95,7 @@ def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[
         yield reasoning
 
 
-def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) -> LogMessage | None:
+def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) -> Message | None:
     item_type = payload.get("type")
     item_id = string_or_none(payload.get("id"))
     call_id = string_or_none(payload.get("call_id")) or item_id
@@ -108,7 +103,7 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
         role = payload.get("role")
         if role in ("user", "assistant"):
             text = content_text(payload.get("content"))
-            return LogMessage(role, text, line, source_id=item_id, timestamp=timestamp)
+            return log_message(role, text, line, source_id=item_id, timestamp=timestamp)
         stats.ignore(f"{role} message")  # developer and system instructions to the model
         return None
     if item_type == "reasoning":
@@ -116,7 +111,7 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
         if not thinking:
             stats.ignore("reasoning with no readable text")  # only encrypted content
             return None
-        return LogMessage("assistant", "", line, source_id=item_id, timestamp=timestamp, thinking=thinking)
+        return log_message("assistant", "", line, source_id=item_id, timestamp=timestamp, thinking=thinking)
     if item_type == "function_call":
         return tool_call(payload.get("name"), parse_arguments(payload.get("arguments")), line,
                          source_id=call_id, timestamp=timestamp)
@@ -127,7 +122,7 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
                          source_id=call_id, timestamp=timestamp)
     if item_type in ("function_call_output", "custom_tool_call_output"):
         text = _output_text(payload.get("output"))
-        return LogMessage("tool", text, line, source_id=call_id, timestamp=timestamp)
+        return log_message("tool", text, line, source_id=call_id, timestamp=timestamp)
     if item_type in NON_MESSAGE_ITEMS:
         stats.ignore(item_type)
         return None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from msgref.schema import Message
+
 
 class LogError(Exception):
     """Input that cannot be imported; str() is `path:line: what is wrong`."""
@@ -15,37 +17,15 @@ class LogError(Exception):
         super().__init__(f"{where}: {problem}")
 
 
-@dataclass
-class LogMessage:
-    """One message a reader would count, before it is given its number."""
-
-    speaker: str  # user, assistant, tool or unknown
-    text: str
-    line: int  # where it starts in the log, for reports
-    source_id: str | None = None
-    timestamp: str | None = None
-    origin: str | None = None
-    thinking: str | None = None
-    tool_name: str | None = None
-    tool_input: object = None
-    has_tool_input: bool = False
-
-    def record(self, n: int) -> dict:
-        """The transcript record, with only the fields that have a value."""
-        record = {"n": n, "speaker": self.speaker, "provenance": "verbatim", "text": self.text}
-        for name in ("source_id", "timestamp", "origin", "thinking", "tool_name"):
-            value = getattr(self, name)
-            if value is not None:
-                record[name] = value
-        if self.has_tool_input:
-            record["tool_input"] = self.tool_input
-        return record
+def log_message(speaker: str, text: str, line: int, **fields) -> Message:
+    """A message as a reader finds it in the log, before the importer numbers it: number
+    0, verbatim, and `line` where it starts in the log, for reports. `fields` are the
+    other fields of a transcript message (source_id, timestamp, thinking, ...)."""
+    return Message(0, speaker, "verbatim", text, line=line, **fields)
 
 
-def tool_call(name, arguments, line: int, **fields) -> LogMessage:
-    return LogMessage(
-        "assistant", "", line, tool_name=str(name or "unknown"), tool_input=arguments, has_tool_input=True, **fields
-    )
+def tool_call(name, arguments, line: int, **fields) -> Message:
+    return log_message("assistant", "", line, tool_name=str(name or "unknown"), tool_input=arguments, **fields)
 
 
 def parse_arguments(arguments):

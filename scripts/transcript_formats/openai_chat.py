@@ -5,15 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .common import (
-    LogError,
-    LogMessage,
-    ReadStats,
-    content_text,
-    parse_arguments,
-    string_or_none,
-    tool_call,
-)
+from msgref.schema import Message
+
+from .common import LogError, ReadStats, content_text, log_message, parse_arguments, string_or_none, tool_call
 from .json_stream import JsonDocument
 
 NAME = "openai"
@@ -24,7 +18,7 @@ def looks_like(item: dict) -> bool:
     return item.get("role") in ROLES
 
 
-def read(file, path: str, stats: ReadStats, document: bool = True) -> Iterator[LogMessage]:
+def read(file, path: str, stats: ReadStats, document: bool = True) -> Iterator[Message]:
     json_doc = JsonDocument(file, path)
     if json_doc.peek() == "[":
         yield from _messages(json_doc, stats)
@@ -41,7 +35,7 @@ def read(file, path: str, stats: ReadStats, document: bool = True) -> Iterator[L
     json_doc.finish()
 
 
-def _messages(json_doc: JsonDocument, stats: ReadStats) -> Iterator[LogMessage]:
+def _messages(json_doc: JsonDocument, stats: ReadStats) -> Iterator[Message]:
     for line in json_doc.iter_array():
         item = json_doc.read_value()
         if not isinstance(item, dict) or "role" not in item:
@@ -50,18 +44,18 @@ def _messages(json_doc: JsonDocument, stats: ReadStats) -> Iterator[LogMessage]:
         yield from _from_message(item, line, stats)
 
 
-def _from_message(item: dict, line: int, stats: ReadStats) -> Iterator[LogMessage]:
+def _from_message(item: dict, line: int, stats: ReadStats) -> Iterator[Message]:
     role = item["role"]
     text = content_text(item.get("content"))
     source_id = string_or_none(item.get("id"))
     if role == "user":
-        yield LogMessage("user", text, line, source_id=source_id)
+        yield log_message("user", text, line, source_id=source_id)
     elif role == "assistant":
         thinking = string_or_none(item.get("reasoning_content")) or string_or_none(item.get("reasoning"))
         calls = [call for call in item.get("tool_calls") or [] if isinstance(call, dict)]
         legacy_call = item.get("function_call")
         if text or thinking or not (calls or legacy_call):
-            yield LogMessage("assistant", text, line, source_id=source_id, thinking=thinking)
+            yield log_message("assistant", text, line, source_id=source_id, thinking=thinking)
         for call in calls:
             function = call.get("function") if isinstance(call.get("function"), dict) else call
             yield tool_call(
@@ -73,8 +67,8 @@ def _from_message(item: dict, line: int, stats: ReadStats) -> Iterator[LogMessag
         if isinstance(legacy_call, dict):
             yield tool_call(legacy_call.get("name"), parse_arguments(legacy_call.get("arguments")), line)
     elif role in ("tool", "function"):
-        yield LogMessage("tool", text, line, source_id=string_or_none(item.get("tool_call_id")) or source_id)
+        yield log_message("tool", text, line, source_id=string_or_none(item.get("tool_call_id")) or source_id)
     elif role in ("system", "developer"):
         stats.ignore(f"{role} message")
     else:
-        yield LogMessage("unknown", text, line, source_id=source_id)
+        yield log_message("unknown", text, line, source_id=source_id)

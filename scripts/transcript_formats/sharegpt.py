@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from .common import LogMessage, ReadStats, parse_arguments, tool_call
+from msgref.schema import Message
+
+from .common import ReadStats, log_message, parse_arguments, tool_call
 from .json_stream import JsonDocument
 
 NAME = "sharegpt"
@@ -34,7 +36,7 @@ def looks_like(item: dict) -> bool:
     return any(isinstance(item.get(key), list) for key in TURN_LISTS) or ("from" in item and "value" in item)
 
 
-def read(file, path: str, stats: ReadStats, document: bool = True) -> Iterator[LogMessage]:
+def read(file, path: str, stats: ReadStats, document: bool = True) -> Iterator[Message]:
     json_doc = JsonDocument(file, path)
     if json_doc.peek() == "[":
         lines = json_doc.iter_array()
@@ -49,7 +51,7 @@ def read(file, path: str, stats: ReadStats, document: bool = True) -> Iterator[L
     json_doc.finish()
 
 
-def _conversation_or_turn(json_doc: JsonDocument, line: int, stats: ReadStats) -> Iterator[LogMessage]:
+def _conversation_or_turn(json_doc: JsonDocument, line: int, stats: ReadStats) -> Iterator[Message]:
     """Walk one object: a conversation, whose turns are read one at a time, or a turn."""
     fields: dict = {}
     conversation_id = None
@@ -74,7 +76,7 @@ def _conversation_or_turn(json_doc: JsonDocument, line: int, stats: ReadStats) -
             stats.skip(line, "an object with neither 'conversations' nor 'from'")
 
 
-def _turn(turn, line: int, source_id: str | None, stats: ReadStats) -> Iterator[LogMessage]:
+def _turn(turn, line: int, source_id: str | None, stats: ReadStats) -> Iterator[Message]:
     if not isinstance(turn, dict) or "from" not in turn:
         stats.skip(line, "a turn without 'from'")
         return
@@ -90,4 +92,4 @@ def _turn(turn, line: int, source_id: str | None, stats: ReadStats) -> Iterator[
         else:
             yield tool_call(sender, call, line, source_id=source_id)
     else:
-        yield LogMessage(SPEAKERS.get(sender, "unknown"), text, line, source_id=source_id)
+        yield log_message(SPEAKERS.get(sender, "unknown"), text, line, source_id=source_id)

@@ -1,0 +1,26 @@
+"""Reading an essay page's Markdown source line by line: fenced code, and paragraph ids."""
+
+from __future__ import annotations
+
+import re
+
+# The source line that gives the paragraph above it its id: `{ #p-some-words }`, also
+# inside a quotation (`> { #… }`). Group 1 is the id.
+ID_LINE_RE = re.compile(r"^\s*(?:>\s*)?\{:?\s*#([\w-]+)[^}]*\}\s*$")
+_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+def in_fenced_code(lines: list[str]) -> list[bool]:
+    """For each line, whether it belongs to fenced code (the fence lines included)."""
+    flags, fence = [], None
+    for line in lines:
+        if fence:
+            flags.append(True)
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        opening = _FENCE_RE.match(line)
+        if opening:
+            fence = opening.group(1)
+        flags.append(bool(opening))
+    return flags

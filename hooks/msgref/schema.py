@@ -1,0 +1,135 @@
+"""A transcript message: its fields, defined once, and the check of a record read from JSON.
+
+`Message` is the one definition of the transcript's fields. Each field's metadata says
+what JSON type the transcript file holds for it, whether a record must have it, and
+whether its text comes from the session log (and so is searched for secrets).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+SPEAKERS = ("user", "assistant", "tool", "unknown")
+PROVENANCES = ("verbatim", "described")
+
+
+def _json(kind: type, required: bool = False, from_log: bool = False):
+    return {"json": kind, "required": required, "from_log": from_log}
+
+
+@dataclass(frozen=True)
+class Message:
+    n: int = field(metadata=_json(int, required=True))
+    speaker: str = field(metadata=_json(str, required=True))  # one of SPEAKERS
+    provenance: str = field(metadata=_json(str, required=True))  # one of PROVENANCES
+    text: str = field(metadata=_json(str, required=True, from_log=True))
+    # For a described message: the other messages one description covers.
+    described_with: tuple[int, ...] = field(default=(), metadata=_json(list))
+    # Kept from imported session logs:
+    source_id: str | None = field(default=None, metadata=_json(str, from_log=True))  # uuid, message id, call id
+    timestamp: str | None = field(default=None, metadata=_json(str, from_log=True))
+    origin: str | None = field(default=None, metadata=_json(str, from_log=True))  # a sidechain, a subagent
+    thinking: str | None = field(default=None, metadata=_json(str, from_log=True))  # the model's reasoning
+    tool_name: str | None = field(default=None, metadata=_json(str, from_log=True))  # for a tool call, with its
+    tool_input: object = field(default=None, metadata=_json(object, from_log=True))  # input: any JSON value
+    line: int = 0  # where the message is in the file it was read from; not a field of the file
+
+    @property
+    def is_described(self) -> bool:
+        return self.provenance == "described"
+
+
+def _json_fields() -> Iterator[dataclasses.Field]:
+    return (f for f in dataclasses.fields(Message) if "json" in f.metadata)
+
+
+FIELD_TYPES = {f.name: f.metadata["json"] for f in _json_fields()}
+REQUIRED_FIELDS = tuple(f.name for f in _json_fields() if f.metadata["required"])
+# The fields that hold text from the session log, in the order reports name them.
+LOG_TEXT_FIELDS = tuple(f.name for f in _json_fields() if f.metadata["from_log"])
+
+
+class MessageSource(Protocol):
+    """What every view of a transcript offers: the name of its file, its message
+    numbers in order, and its messages by number."""
+
+    path: str
+    numbers: list[int]
+
+    def __len__(self) -> int: ...
+
+    def __contains__(self, n: int) -> bool: ...
+
+    def get(self, n: int) -> Message | None: ...
+
+
+def record_problem(record) -> str | None:
+    """What is wrong with a JSON value as a message record, or None."""
+    # This runs for every line of transcripts of hundreds of thousands of messages:
+    # the common case, a valid record, takes as few steps as it can.
+    if type(record) is not dict:
+        return f"expected a JSON object, found {_json_type(record)}"
+    names = record.keys()
+    if not names >= _REQUIRED_NAMES:
+        missing = [name for name in REQUIRED_FIELDS if name not in record]
+        return f"missing required field {', '.join(map(repr, missing))}"
+    if not names <= FIELD_TYPES.keys():
+        unknown = sorted(set(record) - set(FIELD_TYPES))
+        return f"unknown field {', '.join(map(repr, unknown))} (known fields: {', '.join(FIELD_TYPES)})"
+    for name, value in record.items():
+        expected = FIELD_TYPES[name]
+        # Exact types: JSON values are never subclasses, and a boolean (in Python a
+        # subclass of int) is no message number.
+        if type(value) is not expected and expected is not object:
+            return f"field {name!r} must be {_json_name(expected)}, found {_json_type(value)}"
+    if record["n"] < 1:
+        return f"field 'n' must be a message number of 1 or more, found {record['n']}"
+    if record["speaker"] not in SPEAKERS:
+        return f"field 'speaker' must be one of {', '.join(SPEAKERS)}, found {record['speaker']!r}"
+    if record["provenance"] not in PROVENANCES:
+        return f"field 'provenance' must be one of {', '.join(PROVENANCES)}, found {record['provenance']!r}"
+    described_with = record.get("described_with")
+    if described_with:
+        if record["provenance"] != "described":
+            return "'described_with' is only for described messages"
+        if not all(type(n) is int for n in described_with):
+            return "field 'described_with' must be a list of message numbers"
+    return None
+
+
+_REQUIRED_NAMES = frozenset(REQUIRED_FIELDS)
+
+
+def message_from_record(record: dict, line: int) -> Message:
+    """A message from a record that `record_problem` found nothing wrong with."""
+    values = {name: record.get(name) for name in FIELD_TYPES}
+    values["described_with"] = tuple(record.get("described_with", ()))
+    return Message(**values, line=line)
+
+
+def record_of(message: Message) -> dict:
+    """The record of a message as the transcript file holds it: the required fields and
+    those of the others that have a value. A tool call always has its input, null or not."""
+    record = {}
+    for f in _json_fields():
+        value = getattr(message, f.name)
+        if f.metadata["required"] or value not in (None, ()) or (f.name == "tool_input" and message.tool_name):
+            record[f.name] = list(value) if f.name == "described_with" else value
+    return record
+
+
+def _json_name(python_type) -> str:
+    return {int: "an integer", str: "a string", list: "a list", dict: "an object"}[python_type]
+
+
+def _json_type(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    return _json_name(type(value)) if type(value) in (int, str, list, dict) else type(value).__name__

@@ -1,0 +1,204 @@
+"""One build of the site: the object that owns everything a build shares.
+
+A generator's adapter (hooks/mkdocs_hook.py for MkDocs) makes one `SiteBuild` when it
+reads its configuration, hands its Markdown extensions to the Markdown parser, and calls
+it at each stage: when the pages are listed (`generated_files`), before and after each
+page is converted (`begin_page`, `page_converted`), once every page is converted
+(`finish_page`), and for each page's head (`head`). Nothing here imports a generator.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from essaycite.metadata import EssayMetadata, MetadataError, Part
+from essaycite.paragraphs import ParagraphLinks
+from msgref.citations import CitationRegistry
+from msgref.extension import MessageCitations, PageInProgress
+from msgref.redact import Redactor, redacted_view
+from msgref.schema import Message, MessageSource
+from msgref.transcript import TranscriptError, start_loading
+from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, cited_numbers
+
+from . import citing
+from .generated import cited_in_lists, generated_files
+from .records import Heading, PageOutline
+from .site_pages import PRINT_PAGE, PageError, SitePages
+from .settings import EssaySettings, SettingsError, TranscriptSettings, read_settings
+
+
+# What a build reports as one line, without a traceback.
+PROBLEMS = (SettingsError, MetadataError, TranscriptError, PageError)
+
+
+class SiteBuild:
+    """Settings, transcript, transcript layout, citations and page records of one build.
+
+    `config` is the generator's configuration as a mapping (site_name, site_url, extra,
+    ...); `project_dir` the folder of its configuration file, from which the transcript's
+    path is read. `fatal` is the error type the generator reports without a traceback,
+    for problems found while it converts a page. Problems found in the calls below are
+    raised as one of PROBLEMS.
+    """
+
+    def __init__(self, config: Mapping[str, Any], project_dir: str, log: logging.Logger,
+                 fatal: type[Exception] = PageError):
+        extra = config.get("extra") or {}
+        self.settings = read_settings(TranscriptSettings, extra.get("transcript"), "extra.transcript")
+        # A site that cites messages need not be a citable essay: without `extra.essay`
+        # it has no citations of its own, no one-page essay and no scholarly metadata.
+        self.essay = read_settings(EssaySettings, extra["essay"], "extra.essay") if "essay" in extra else None
+        self.meta = EssayMetadata.from_config(config) if self.essay else None
+        self.log, self._fatal = log, fatal
+        source = self.settings.source
+        self.source_path = os.path.abspath(os.path.join(project_dir, source))
+        # A large transcript is parsed meanwhile, on another core; `generated_files` takes it.
+        self._loading = start_loading(self.source_path, source, self.settings.parse_in_child)
+        self._redactor = Redactor(self.settings.redact_patterns, self.settings.redact_allow) if self.settings.redact else None
+        self.citations = CitationRegistry()
+        self.paragraphs: dict[str, list[str]] = {}  # page -> ids of its paragraphs, in ¶ order
+        self.outlines: dict[str, list[Heading]] = {}  # page -> its headings
+        self.page = PageInProgress("", "")
+        self.transcript: MessageSource | None = None
+        self.layout: TranscriptLayout | None = None
+
+    @staticmethod
+    def of(extensions) -> SiteBuild:
+        """The build whose Markdown extensions are among `extensions`."""
+        for extension in extensions:
+            if isinstance(extension, MessageCitations) and isinstance(extension.build, SiteBuild):
+                return extension.build
+        raise LookupError("no SiteBuild among the Markdown extensions: was it made when the configuration was read?")
+
+    def meta_line(self) -> str | None:
+        """Who, when and which edition, as the footer of every page says it."""
+        if self.meta is None:
+            return None
+        return f"{self.meta.author_label} · published {self.meta.published.isoformat()} · edition {self.meta.edition}"
+
+    # --- stages of the build, in order ---------------------------------------------------
+
+    def markdown_extensions(self, configured=()) -> list:
+        """The extensions to add to those `configured` (names or instances)."""
+        added = [MessageCitations(self), TranscriptEntries(self), ParagraphLinks(self._record_paragraphs),
+                 PageOutline(self._record_outline)]
+        return added if "attr_list" in configured else [*added, "attr_list"]  # transcript headings carry ids
+
+    def generated_files(self, pages: Mapping[str, str]):
+        """The files the build adds, from the Markdown of the site's pages by source path."""
+        self._load_transcript(cited_numbers(pages.values()))
+        return generated_files(self, pages)
+
+    def begin_page(self, src: str, display_path: str, first_line: int = 1) -> None:
+        """Start converting page `src`; problems name it `display_path`, its Markdown body
+        starting on line `first_line` of that file."""
+        self.page = PageInProgress(src, display_path, first_line, derived=src == PRINT_PAGE)
+        self.citations.forget_page(src)
+        self.paragraphs.pop(src, None)
+        self.outlines.pop(src, None)
+
+    def page_converted(self, src: str, html: str, pages: SitePages) -> str:
+        """A converted page's HTML, with its "Cite this section" block if it is a section."""
+        if self.essay and src in self.essay.sections:
+            return html + citing.section_box(self, self.section_part(src, pages), src, pages)
+        return html
+
+    def finish_page(self, src: str, html: str, pages: SitePages) -> str:
+        """A page's HTML once every page is converted: the transcript's "Cited in" lists
+        and the citations that the "How to cite" page shows."""
+        if self.layout is not None and src in self.layout.page_sources():
+            html = cited_in_lists(self, src, html, pages)
+        return citing.fill_slots(self, src, html, pages) if self.essay else html
+
+    def head(self, src: str, pages: SitePages) -> dict:
+        """The metadata of a page's <head>: `meta` and `link` elements (as attribute
+        mappings) and the JSON-LD text."""
+        return citing.head(self, src, pages) if self.essay else {}
+
+    # --- what the stages share -------------------------------------------------------------
+
+    def message(self, n: int) -> Message | None:
+        return self.transcript.get(n)
+
+    def href(self, n: int, from_page: str) -> str | None:
+        return self.layout.href(n, from_page)
+
+    def warn(self, text: str) -> None:
+        self.log.warning(text)
+
+    def title_of(self, src: str) -> str:
+        """A page's title: its first heading."""
+        headings = self.outlines.get(src) or [Heading(1, "", src)]
+        return headings[0].name
+
+    def section_part(self, src: str, pages: SitePages) -> Part:
+        """The section of the essay that page `src` is: its title and address. The home
+        page's title is the essay's; its section is its first heading below the title."""
+        headings = self.outlines.get(src, [])
+        title, anchor = self.title_of(src), None
+        if src == self.essay.sections[0] and len(headings) > 1:
+            title, anchor = headings[1].name, headings[1].id
+        return self.meta.part(title, pages.url(src) or "", anchor)
+
+    def parts(self, pages: SitePages) -> list[Part]:
+        return [self.section_part(src, pages) for src in self.essay.sections]
+
+    def paragraph_number(self, src: str, anchor: str) -> int | None:
+        ids = self.paragraphs.get(src, [])
+        return ids.index(anchor) + 1 if anchor in ids else None
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _load_transcript(self, cited: set[int]) -> None:
+        loading, name = self._loading, self.settings.source
+        transcript = loading.result()
+        if loading.reused:
+            self.log.debug("Transcript %s unchanged since the last build; not parsed again", name)
+        else:
+            self.log.debug("Parsed transcript %s: %d messages", name, len(transcript))
+        if self._redactor is not None:
+            def report(n, kinds):
+                self.log.info("Redacted in %s, message %d: %s", name, n, ", ".join(kinds))
+
+            transcript = redacted_view(transcript, self._redactor, report)
+        self.transcript = _Reading(transcript, self._fatal)
+        self.layout = TranscriptLayout(self.transcript, self.settings, cited)
+
+    def _record_paragraphs(self, ids: list[str]) -> None:
+        self.paragraphs[self.page.src] = ids
+
+    def _record_outline(self, headings: list[Heading]) -> None:
+        self.outlines[self.page.src] = headings
+
+
+def body_line(source: str | None, body: str) -> int:
+    """The line of a page's source file on which its Markdown `body` starts, after any
+    front matter; 1 for a page without a file of its own (`source` None)."""
+    if source is None or not source.endswith(body):
+        return 1
+    return source[: len(source) - len(body)].count("\n") + 1
+
+
+class _Reading:
+    """The transcript as pages read it while they are converted. A message that can no
+    longer be read, because the file changed since it was parsed, stops the build as
+    the generator's `fatal` error, which it reports without a traceback."""
+
+    def __init__(self, transcript: MessageSource, fatal: type[Exception]):
+        self._transcript, self._fatal = transcript, fatal
+        self.path, self.numbers = transcript.path, transcript.numbers
+
+    def __len__(self) -> int:
+        return len(self._transcript)
+
+    def __contains__(self, n: int) -> bool:
+        return n in self._transcript
+
+    def get(self, n: int) -> Message | None:
+        try:
+            return self._transcript.get(n)
+        except TranscriptError as error:
+            raise self._fatal(str(error)) from None

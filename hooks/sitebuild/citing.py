@@ -1,0 +1,92 @@
+"""The essay as a citable work on its pages: the "Cite this section" blocks, the
+citations the "How to cite" page asks for, the "Cite as" block of the whole essay, and
+the metadata of each page's head. The citations themselves come from `essaycite`."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from typing import TYPE_CHECKING
+
+from essaycite import head as head_data
+from essaycite.cite_box import cite_box, citation_list, link_line
+from essaycite.formats import downloads, references
+from msgref.snippets import to_html
+
+from .site_pages import DOWNLOADS_FOLDER, HOW_TO_CITE_PAGE, PRINT_PAGE, PageError, SitePages
+from .urls import relative_url
+
+if TYPE_CHECKING:
+    from essaycite.metadata import Part
+
+    from .build import SiteBuild
+
+DOWNLOAD_LABELS = {"bib": "BibTeX", "ris": "RIS", "json": "CSL-JSON"}
+# Written in a page as raw HTML: <div class="citation-slot" data-part="essay | page.md | page.md#anchor"></div>
+_SLOT_RE = re.compile(r'<div class="citation-slot" data-part="([^"]*)"></div>')
+
+
+def section_box(build: SiteBuild, part: Part, src: str, pages: SitePages) -> str:
+    return to_html(cite_box("Cite this section", references(build.meta, part), links(build, src, pages)))
+
+
+def cite_as_block(build: SiteBuild) -> str:
+    """The whole essay's citation, which opens the one-page essay so that a printout carries it."""
+    block = etree.Element("div", {"class": "essay-citation"})
+    etree.SubElement(block, "p").text = "Cite as:"
+    block.append(citation_list({"APA": references(build.meta)["APA"]}))
+    return to_html(block)
+
+
+def links(build: SiteBuild, src: str, pages: SitePages) -> list[tuple[str, str]]:
+    """Links from page `src` to the whole essay's downloads, its PDF and the "How to cite" page."""
+    def href(path: str) -> str:
+        # The PDF is printed after the build: no file of the site yet, but its URL is its path.
+        return relative_url(pages.url(path) or path, pages.url(src) or "")
+
+    found = [(f"{DOWNLOAD_LABELS[download.filename.rsplit('.', 1)[-1]]} (whole essay)",
+              href(f"{DOWNLOADS_FOLDER}/{download.filename}"))
+             for download in downloads(build.meta)]
+    if build.essay.pdf:
+        found.append(("PDF", href(build.essay.pdf)))
+    if src != HOW_TO_CITE_PAGE and pages.url(HOW_TO_CITE_PAGE) is not None:
+        found.append(("How to cite", href(HOW_TO_CITE_PAGE)))
+    return found
+
+
+def fill_slots(build: SiteBuild, src: str, html: str, pages: SitePages) -> str:
+    if "citation-slot" not in html:
+        return html
+    return _SLOT_RE.sub(lambda match: _slot(build, match.group(1), src, pages), html)
+
+
+def _slot(build: SiteBuild, part_spec: str, src: str, pages: SitePages) -> str:
+    """The citations a "How to cite" slot asks for: the essay, a section, or a paragraph."""
+    box = etree.Element("div", {"class": "citations-shown"})
+    if part_spec == "essay":
+        box.append(citation_list(references(build.meta)))
+        box.append(link_line(links(build, src, pages)))
+        return to_html(box)
+    path, _, anchor = part_spec.partition("#")
+    if path not in build.outlines or pages.url(path) is None:
+        raise PageError(f"{src}: citation slot names {path!r}, which is not a page of the site")
+    part = build.section_part(path, pages)
+    if anchor:
+        number = build.paragraph_number(path, anchor)
+        if number is None:
+            raise PageError(f"{src}: citation slot names #{anchor}, no paragraph of {path}")
+        etree.SubElement(box, "p").text = f"Paragraph {number} of “{part.title}”, cited by its own address:"
+        part = build.meta.part(part.title, pages.url(path) or "", anchor)
+    box.append(citation_list(references(build.meta, part)))
+    return to_html(box)
+
+
+def head(build: SiteBuild, src: str, pages: SitePages) -> dict:
+    """The essay's Highwire, Dublin Core and schema.org metadata for a page's head."""
+    meta, pdf = build.meta, build.essay.pdf
+    pairs = head_data.highwire_tags(meta, pdf_url=pdf, fulltext_url=pages.url(PRINT_PAGE) or "") + head_data.dublin_core_tags(meta)
+    return {
+        "link": [{"rel": head_data.DUBLIN_CORE_SCHEMA[0], "href": head_data.DUBLIN_CORE_SCHEMA[1]}],
+        "meta": [{"name": name, "content": value} for name, value in pairs],
+        "json_ld": head_data.json_ld_script_text(head_data.json_ld(meta, build.parts(pages), pdf_url=pdf)),
+    }

@@ -1,0 +1,170 @@
+"""The site's own settings, under `extra` in mkdocs.yml: each defined once, with its type,
+its default and its check.
+
+A setting that is not known is an error, with the nearest known name suggested, so that
+a misspelt one is not silently ignored. Every problem reads the same way:
+`mkdocs.yml: extra.transcript.context: expected a whole number of 0 or more, or all, found -1`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import difflib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; the message names the file and the setting."""
+
+
+class _Invalid(ValueError):
+    """Raised by a check: what the setting must be."""
+
+
+def _setting(default, check: Callable[[Any], Any], **more):
+    return field(default=default, metadata={"check": check}, **more)
+
+
+# --- checks: each returns the value to use, or raises _Invalid saying what is expected ---
+
+def _boolean(value):
+    if not isinstance(value, bool):
+        raise _Invalid("expected true or false")
+    return value
+
+
+def _whole(minimum: int, *, or_all: bool = False):
+    def check(value):
+        if or_all and value == "all":
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise _Invalid(f"expected a whole number of {minimum} or more" + (", or all" if or_all else ""))
+        return value
+    return check
+
+
+def _text(value):
+    if not isinstance(value, str) or not value.strip():
+        raise _Invalid("expected text")
+    return value
+
+
+def _site_folder(value):
+    """A folder inside the site, such as `transcript`: no way out of it, and not hidden."""
+    if not isinstance(value, str) or not value.strip("/"):
+        raise _Invalid("expected a folder name, such as transcript")
+    parts = PurePosixPath(value.strip("/")).parts
+    if "\\" in value or any(part in ("..", ".") or part.startswith(".") for part in parts):
+        raise _Invalid("expected a folder inside the site whose names do not start with '.', such as transcript")
+    return "/".join(parts)
+
+
+def _strings(value):
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise _Invalid("expected a list of strings")
+    return tuple(value)
+
+
+def _patterns(value):
+    if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in [*value, *value.values()]):
+        raise _Invalid("expected a mapping of names to regular expressions")
+    for name, regex in value.items():
+        try:
+            re.compile(regex)
+        except re.error as error:
+            raise _Invalid(f"{name}: not a valid regular expression ({error})") from None
+    return dict(value)
+
+
+def _pages(value):
+    if not isinstance(value, list) or not value or not all(isinstance(item, str) and item for item in value):
+        raise _Invalid("expected the essay's pages in reading order, as a list of paths")
+    return tuple(value)
+
+
+def _optional_path(value):
+    if value is not None and (not isinstance(value, str) or not value.strip()):
+        raise _Invalid("expected a path in the site, such as essay.pdf")
+    return value
+
+
+def _date(value):
+    # YAML reads an unquoted 2026-12-02 as a date; a quoted one arrives as text.
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return datetime.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise _Invalid("expected a date such as 2026-12-02")
+
+
+# --- the settings -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TranscriptSettings:
+    """`extra.transcript`: the transcript file, its pages, and redaction."""
+
+    source: str = _setting("docs/transcript.jsonl", _text)  # relative to the folder of mkdocs.yml
+    folder: str = _setting("transcript", _site_folder)  # where the transcript pages go in the site
+    messages_per_page: int = _setting(500, _whole(1))
+    # Messages shown before and after each cited one; None (`all` in mkdocs.yml): every message.
+    context: int | None = _setting(0, _whole(0, or_all=True))
+    message_chars: int = _setting(5000, _whole(1))  # a longer message shows this many and links to the rest
+    search: bool = _setting(True, _boolean)  # whether the site's search indexes the transcript pages
+    redact: bool = _setting(True, _boolean)
+    redact_patterns: dict = _setting(None, _patterns)  # kind -> regular expression, beside the built-in ones
+    redact_allow: tuple[str, ...] = _setting((), _strings)  # strings never redacted
+    parse_in_child: bool = _setting(True, _boolean)  # on Linux, a large file is parsed on another core
+
+    def __post_init__(self):
+        if self.redact_patterns is None:
+            object.__setattr__(self, "redact_patterns", {})
+
+
+@dataclass(frozen=True)
+class EssaySettings:
+    """`extra.essay`: the essay as a work."""
+
+    title: str = _setting(None, _text)  # required
+    published: datetime.date = _setting(None, _date)  # required: the date of this edition
+    edition: int = _setting(None, _whole(1))  # required
+    sections: tuple[str, ...] = _setting((), _pages)  # required: the essay's pages, in reading order
+    pdf: str | None = _setting(None, _optional_path)  # where the PDF is published in the site
+    language: str | None = _setting(None, _text)  # the theme's language when not set
+    proper_nouns: tuple[str, ...] = _setting((), _strings)  # words APA's sentence case keeps capitalised
+
+    REQUIRED = ("title", "published", "edition", "sections")
+
+
+def read_settings(kind: type, values: Any, where: str, config_name: str = "mkdocs.yml"):
+    """The settings of dataclass `kind` from the mapping `values` found at `where`
+    (such as "extra.transcript"), each checked; SettingsError names a bad one."""
+    if values is None:
+        values = {}
+    if not isinstance(values, Mapping):
+        raise SettingsError(f"{config_name}: {where}: expected a mapping of settings, found {values!r}")
+    known = {f.name: f for f in dataclasses.fields(kind)}
+    for name in values:
+        if name not in known:
+            close = difflib.get_close_matches(str(name), known, n=1)
+            hint = f"; did you mean {close[0]}?" if close else f" (known: {', '.join(known)})"
+            raise SettingsError(f"{config_name}: {where}: unknown setting {name!r}{hint}")
+    checked = {}
+    for name, value in values.items():
+        try:
+            checked[name] = known[name].metadata["check"](value)
+        except _Invalid as problem:
+            raise SettingsError(f"{config_name}: {where}.{name}: {problem}, found {value!r}") from None
+    for name in getattr(kind, "REQUIRED", ()):
+        if name not in checked:
+            raise SettingsError(f"{config_name}: {where}.{name}: required")
+    return kind(**checked)

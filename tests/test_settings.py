@@ -1,0 +1,58 @@
+"""The site's settings under `extra`: defaults, checks, and the messages that name a bad one."""
+
+import datetime
+import re
+
+import pytest
+
+from sitebuild.settings import EssaySettings, SettingsError, TranscriptSettings, read_settings
+
+
+def transcript_settings(values):
+    return read_settings(TranscriptSettings, values, "extra.transcript")
+
+
+def test_the_transcript_settings_have_defaults():
+    settings = transcript_settings({})
+    assert (settings.source, settings.folder, settings.messages_per_page, settings.context, settings.message_chars,
+            settings.search, settings.redact, settings.redact_patterns, settings.redact_allow,
+            settings.parse_in_child) == ("docs/transcript.jsonl", "transcript", 500, 0, 5000, True, True, {}, (), True)
+    assert transcript_settings(None) == settings
+    assert transcript_settings({"context": "all"}).context is None
+    assert transcript_settings({"folder": "/pages/transcript/"}).folder == "pages/transcript"
+
+
+@pytest.mark.parametrize("values, expected", [
+    ({"context": -1}, "extra.transcript.context: expected a whole number of 0 or more, or all, found -1"),
+    ({"context": "some"}, "extra.transcript.context: expected a whole number"),
+    ({"messages_per_page": 0}, "extra.transcript.messages_per_page: expected a whole number of 1 or more, found 0"),
+    ({"message_chars": True}, "extra.transcript.message_chars: expected a whole number"),
+    ({"search": "yes"}, "extra.transcript.search: expected true or false, found 'yes'"),
+    ({"folder": ""}, "extra.transcript.folder: expected a folder name"),
+    ({"folder": "../escape"}, "extra.transcript.folder: expected a folder inside the site"),
+    ({"folder": ".hidden"}, "extra.transcript.folder: expected a folder inside the site"),
+    ({"redact_allow": "some-key"}, "extra.transcript.redact_allow: expected a list of strings, found 'some-key'"),
+    ({"redact_patterns": {"api": "(unclosed"}}, "extra.transcript.redact_patterns: api: not a valid regular expression"),
+    ({"mesages_per_page": 3}, "extra.transcript: unknown setting 'mesages_per_page'; did you mean messages_per_page?"),
+    ({"colour": "red"}, "extra.transcript: unknown setting 'colour' (known: source, folder,"),
+    ("all", "extra.transcript: expected a mapping of settings, found 'all'"),
+])
+def test_a_bad_transcript_setting_is_named(values, expected):
+    with pytest.raises(SettingsError, match="^" + re.escape("mkdocs.yml: " + expected)):
+        transcript_settings(values)
+
+
+def test_the_essay_settings_are_checked_and_required_ones_asked_for():
+    values = {"title": "An Essay", "published": "2026-12-02", "edition": 2, "sections": ["index.md"]}
+    essay = read_settings(EssaySettings, values, "extra.essay")
+    assert (essay.published, essay.edition, essay.sections, essay.pdf) == (datetime.date(2026, 12, 2), 2, ("index.md",), None)
+    for changed, expected in [
+        ({"sections": []}, "extra.essay.sections: expected the essay's pages in reading order"),
+        ({"published": "soon"}, "extra.essay.published: expected a date such as 2026-12-02, found 'soon'"),
+        ({"edition": 0}, "extra.essay.edition: expected a whole number of 1 or more, found 0"),
+        ({"sectons": ["index.md"]}, "extra.essay: unknown setting 'sectons'; did you mean sections?"),
+    ]:
+        with pytest.raises(SettingsError, match="^" + re.escape("mkdocs.yml: " + expected)):
+            read_settings(EssaySettings, {**values, **changed}, "extra.essay")
+    with pytest.raises(SettingsError, match=r"^mkdocs.yml: extra.essay.title: required$"):
+        read_settings(EssaySettings, {k: v for k, v in values.items() if k != "title"}, "extra.essay")

@@ -1,0 +1,66 @@
+"""The build without MkDocs: `SiteBuild` driven by Python-Markdown alone, as another
+site generator would drive it."""
+
+import logging
+from pathlib import Path
+from types import SimpleNamespace
+
+import markdown
+from bs4 import BeautifulSoup
+
+from conftest import ROOT
+from sitebuild.build import SiteBuild
+from sitebuild.config_file import read_config
+from sitebuild.urls import relative_url
+
+
+def url_of(src: str) -> str:
+    """Directory URLs, as MkDocs makes them: context.md -> context/, transcript/index.md -> transcript/."""
+    if not src.endswith(".md"):
+        return src
+    stem = src.removesuffix(".md")
+    return "" if stem == "index" else (stem.removesuffix("index") if stem.endswith("/index") else stem + "/")
+
+
+def test_relative_urls_between_pages_and_files():
+    assert relative_url("transcript/", "context/") == "../transcript/"
+    assert relative_url("context/", "context/") == "./"
+    assert relative_url("", "transcript/page-2/") == "../.."
+    assert relative_url("cite/essay.bib", "") == "cite/essay.bib"
+    assert relative_url("context.html", "transcript/index.html") == "../context.html"
+
+
+def test_the_build_runs_with_python_markdown_alone(caplog):
+    config = read_config(ROOT / "mkdocs.yml")
+    build = SiteBuild(config, str(ROOT), logging.getLogger("test"))
+    docs = ROOT / "docs"
+    pages = {str(path.relative_to(docs)): path.read_text(encoding="utf-8") for path in sorted(docs.rglob("*.md"))}
+    made = {file.src: file for file in build.generated_files(pages)}
+    assert {"transcript/index.md", "print.md", "cite/essay.bib", "cite/essay.ris", "cite/essay.json"} <= set(made)
+    assert made["transcript/index.md"].in_nav and not made["print.md"].in_nav
+
+    site = SimpleNamespace(url=lambda src: url_of(src) if src in pages or src in made else None)
+    names, options = [], {}
+    for item in config["markdown_extensions"]:  # a name, or {name: its options}
+        name, settings = next(iter(item.items())) if isinstance(item, dict) else (item, {})
+        names.append(name)
+        options[name] = settings
+    extensions = [*names, *build.markdown_extensions(names)]
+    html = {}
+    for src, text in [*pages.items(), *((src, f.content) for src, f in made.items() if src.endswith(".md"))]:
+        build.begin_page(src, f"docs/{src}")
+        converted = markdown.Markdown(extensions=extensions, extension_configs=options).convert(text)
+        html[src] = build.page_converted(src, converted, site)
+    finished = {src: build.finish_page(src, page, site) for src, page in html.items()}
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+
+    transcript = BeautifulSoup(finished["transcript/index.md"], "html.parser")
+    cited_in = transcript.find(id="msg-5855").find_next(class_="msg-cited-in")
+    assert [a["href"] for a in cited_in.select("a")] == ["../empty-message/#cite-5855"]
+    section = BeautifulSoup(finished["context.md"], "html.parser")
+    assert section.select_one("details.cite-this summary").get_text() == "Cite this section"
+    how_to_cite = BeautifulSoup(finished["how-to-cite.md"], "html.parser")
+    assert how_to_cite.select("div.citation-slot") == [] and len(how_to_cite.select(".citations-shown")) == 3
+    assert "Paragraph 2 of “The Context: A Model That Produces Garbage”" in how_to_cite.get_text()
+    head = build.head("context.md", site)
+    assert {"name": "citation_title", "content": config["extra"]["essay"]["title"]} in head["meta"]
