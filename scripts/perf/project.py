@@ -1,8 +1,8 @@
 """Throwaway MkDocs projects for the benchmark, each in two variants.
 
-The "hook" variant builds with the message-citation hook; the "plain" variant has the
-same pages with every `[msg N]` tag already written as a plain Markdown link, and no
-citation hook. Both use the site's own theme and Markdown settings.
+The "hook" variant builds with the site's hook; the "plain" variant has the same pages
+with every `[msg N]` tag already written as a plain Markdown link (and, for the
+synthetic sites, no hook). Both use the site's own theme and Markdown settings.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from msgref.tags import TAG_RE
 from sitebuild.config_file import read_config
 
 ROOT = Path(__file__).resolve().parents[2]
-CITATION_HOOK = ROOT / "hooks" / "mkdocs_hook.py"
+HOOK = ROOT / "hooks" / "mkdocs_hook.py"
 
 
 def site_config() -> dict:
@@ -47,7 +47,10 @@ def _write_config(folder: Path, config: dict) -> None:
 
 
 def shipped_site(work: Path) -> dict[str, Path]:
-    """The site as shipped, with its docs, transcript and every hook, and its plain variant."""
+    """The site as shipped, and its plain variant: the same site, built by the same hook,
+    with every `[msg N]` written as a plain link. What the two differ by is the cost of
+    the message citations (their links, snippets and "Cited in" lists); the rest of the
+    build (the transcript pages, the citable essay) is in both."""
     config = site_config()
     hooks = [str((ROOT / hook).resolve()) for hook in config.get("hooks", [])]
     projects = {}
@@ -57,8 +60,7 @@ def shipped_site(work: Path) -> dict[str, Path]:
         if variant == "plain":
             for page in (folder / "docs").rglob("*.md"):
                 page.write_text(with_plain_links(page.read_text(encoding="utf-8")), encoding="utf-8")
-        variant_hooks = hooks if variant == "hook" else [h for h in hooks if Path(h) != CITATION_HOOK]
-        _write_config(folder, {**config, "hooks": variant_hooks})
+        _write_config(folder, {**config, "hooks": hooks})
         projects[variant] = folder
     return projects
 
@@ -73,7 +75,7 @@ def synthetic_site(work: Path, pages: dict[str, str], transcript: Path, settings
         folder = work / f"{transcript.stem}-{variant}"
         config = site_config()
         config["nav"] = list(pages) + (["transcript/index.md"] if variant == "hook" else [])
-        config["hooks"] = [str(CITATION_HOOK)] if variant == "hook" else []
+        config["hooks"] = [str(HOOK)] if variant == "hook" else []
         extra = config.setdefault("extra", {})
         extra["transcript"] = {**extra.get("transcript", {}), **(settings or {}), "source": str(transcript)}
         extra.pop("essay", None)  # the pages cite messages; they are not the citable essay
