@@ -2,9 +2,10 @@
 """Print the essay to PDF with headless Chromium, from a built site.
 
 The site is served over HTTP on 127.0.0.1 while Chromium prints (by scripts/static_host.py),
-so that the page's relative links to styles and images load as they do on the web. The
-PDF is written to a temporary file beside the output and renamed into place only when
-complete.
+so that the page's relative links to styles and images load as they do on the web. Its
+links to the server are then pointed at the site's public address (the page's canonical
+link) and its Title and Author set from the page's metadata. The PDF is written to a
+temporary file beside the output and renamed into place only when complete.
 
     python scripts/essay_pdf.py site -o essay.pdf [--page print/index.html]
 """
@@ -12,17 +13,27 @@ complete.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
+from pypdf import PdfWriter
+from pypdf.errors import PyPdfError
+from pypdf.generic import NameObject, TextStringObject
+
 from sitebuild.files import replaced_when_done
 from static_host import StaticHost
+
+# pypdf logs what it repairs in a damaged PDF; a PDF it cannot read is reported as one line instead.
+logging.getLogger("pypdf").setLevel(logging.CRITICAL)
 
 CHROMIUM = "/usr/bin/chromium"
 DEFAULT_PAGE = "print/index.html"
@@ -107,10 +118,71 @@ def print_to_pdf(site: Path, output: Path, page: str = DEFAULT_PAGE, chromium: s
             with open(partial, "rb") as pdf:
                 if pdf.read(5) != b"%PDF-":
                     raise PdfError("Chromium finished without writing a PDF; run again with --verbose to see its output")
+            try:
+                finish_pdf(partial, server.url, PrintedPage.read(site / page, page))
+            except PyPdfError as error:
+                raise PdfError(f"Chromium wrote a PDF that cannot be read ({error}); run again with --verbose") from None
             size = os.path.getsize(partial)
     except OSError as error:
         raise PdfError(f"cannot write {output}: {error.strerror}") from None
     return size
+
+
+@dataclass
+class PrintedPage:
+    """What the printed page says of itself: the site's public address (from its
+    canonical link), the essay's title and its authors (from its Dublin Core tags)."""
+
+    site_url: str | None = None
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, path: Path, page: str) -> PrintedPage:
+        found = cls()
+        reader = _HeadReader(found)
+        reader.feed(path.read_text(encoding="utf-8"))
+        # The canonical address of print/index.html is the site's address followed by print/.
+        own_path = page.removesuffix("index.html")
+        if found.site_url and not found.site_url.endswith(own_path):
+            found.site_url = None
+        elif found.site_url:
+            found.site_url = found.site_url[: len(found.site_url) - len(own_path)]
+        return found
+
+
+class _HeadReader(HTMLParser):
+    def __init__(self, page: PrintedPage):
+        super().__init__()
+        self.page = page
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "link" and attributes.get("rel") == "canonical":
+            self.page.site_url = attributes.get("href")
+        elif tag == "meta" and attributes.get("name") == "DC.title":
+            self.page.title = attributes.get("content")
+        elif tag == "meta" and attributes.get("name") == "DC.creator" and attributes.get("content"):
+            self.page.authors.append(attributes["content"])
+
+
+def finish_pdf(path: str, served_at: str, page: PrintedPage) -> None:
+    """Make the PDF fit to keep: every link to the temporary server that printed it
+    points at the site's public address instead, and its Title and Author are the
+    essay's. Links within the page stay jumps within the PDF."""
+    writer = PdfWriter(clone_from=path)
+    if page.site_url:
+        for sheet in writer.pages:
+            for annotation in sheet.get("/Annots") or []:
+                action = annotation.get_object().get("/A")
+                uri = str(action.get("/URI", "")) if action else ""
+                if uri.startswith(served_at):
+                    action[NameObject("/URI")] = TextStringObject(page.site_url + uri[len(served_at):])
+    metadata = {"/Title": page.title} if page.title else {}
+    if page.authors:
+        metadata["/Author"] = "; ".join(page.authors)
+    writer.add_metadata(metadata)
+    writer.write(path)
 
 
 def _seconds(text: str) -> float:

@@ -16,17 +16,17 @@ SOURCE_TEXT = ROOT / "docs" / "source-text.txt"
 TRANSCRIPT = ROOT / "docs" / "transcript.jsonl"
 
 
-def mkdocs(args: list[str], cwd: Path, timeout: int = 120) -> subprocess.CompletedProcess:
+def mkdocs(args: list[str], cwd: Path, timeout: int = 120, **env_extra: str) -> subprocess.CompletedProcess:
     """Run the real `mkdocs` command line of this environment."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env_extra}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", *args],
         cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
     )
 
 
-def build(project: Path, site: Path, strict: bool = True) -> subprocess.CompletedProcess:
-    return mkdocs(["build", "--strict" if strict else "--clean", "-d", str(site)], cwd=project)
+def build(project: Path, site: Path, strict: bool = True, **env: str) -> subprocess.CompletedProcess:
+    return mkdocs(["build", "--strict" if strict else "--clean", "-d", str(site)], cwd=project, **env)
 
 
 def copy_project(destination: Path) -> Path:
@@ -45,11 +45,12 @@ def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """The shipped site, built once with `mkdocs build --strict`, with its PDF as published."""
-    site = tmp_path_factory.mktemp("site")
-    result = build(ROOT, site)
+PUBLIC_URL = "https://example.org/silence/"  # a public address below a path, as on GitHub Pages
+
+
+def published(site: Path, **env: str) -> Path:
+    """The shipped site built into `site` with `mkdocs build --strict`, and its PDF printed, as publishing does."""
+    result = build(ROOT, site, **env)
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
     pdf = subprocess.run(
@@ -58,6 +59,18 @@ def built_site(tmp_path_factory) -> Path:
     )
     assert pdf.returncode == 0, pdf.stderr
     return site
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The shipped site as built locally, with its PDF."""
+    return published(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="session")
+def public_site(tmp_path_factory) -> Path:
+    """The shipped site as published at a public address, with its PDF."""
+    return published(tmp_path_factory.mktemp("public-site"), SITE_URL=PUBLIC_URL)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from conftest import ROOT
 from essay_pdf import PdfError, page_in_site
@@ -165,14 +166,24 @@ def test_chromium_that_hangs_is_ended(site, tmp_path):
 
 
 def test_chromium_receives_the_served_page(site, tmp_path):
-    # The stand-in fetches its last argument, as Chromium would, and writes it as the "PDF".
-    fetch = (f'"{sys.executable}" -c "import sys, urllib.request; '
+    # The stand-in fetches its last argument, as Chromium would, and writes a PDF that
+    # carries what it received as its subject.
+    fetch = (f'"{sys.executable}" -c "import sys, urllib.request; from pypdf import PdfWriter; '
              'out = [a for a in sys.argv if a.startswith(\'--print-to-pdf=\')][0].split(\'=\', 1)[1]; '
-             'open(out, \'wb\').write(b\'%PDF-\' + urllib.request.urlopen(sys.argv[-1]).read())" "$@"')
+             'pdf = PdfWriter(); pdf.add_blank_page(100, 100); '
+             'pdf.add_metadata({\'/Subject\': urllib.request.urlopen(sys.argv[-1]).read().decode()}); '
+             'pdf.write(out)" "$@"')
     output = tmp_path / "essay.pdf"
     result = run(site, "-o", output, "--chromium", stand_in(tmp_path, fetch))
     assert result.returncode == 0, result.stderr
-    assert output.read_bytes() == b"%PDF-" + (site / "print" / "index.html").read_bytes()
+    assert PdfReader(output).metadata.subject == (site / "print" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_pdf_that_cannot_be_read_is_reported(site, tmp_path):
+    broken = f'"{sys.executable}" -c "import sys; open([a for a in sys.argv if a.startswith(\'--print-to-pdf=\')][0].split(\'=\', 1)[1], \'wb\').write(b\'%PDF-1.4 broken\')" "$@"'
+    output = tmp_path / "essay.pdf"
+    assert_one_line_error(run(site, "-o", output, "--chromium", stand_in(tmp_path, broken)), "cannot be read")
+    assert not output.exists() and leftovers(tmp_path) == []
 
 
 @pytest.mark.parametrize("page, expected", [

@@ -66,15 +66,27 @@ def test_the_whole_essay_is_one_page_in_order(built_site):
     article = document.select_one("article")
     headings = [h.get_text().rstrip("¶") for h in article.find_all(["h1", "h2"])]
     assert headings[0].startswith("The Silence That Speaks") and headings[1] == "Introduction"
-    assert headings[-1] == "Conclusion" and len(headings) == 8
+    assert headings[-2:] == ["Conclusion", "Appendix: the messages the essay cites"] and len(headings) == 9
     ids = [e["id"] for e in article.find_all(id=True)]
     assert len(ids) == len(set(ids))
-    assert article.select(".paragraph-link, nav") == []
+    assert article.select("nav") == []
     assert len(article.select("a.msg-ref")) == 8
+    # Each section numbers its paragraphs as its own page does, so that "para. 2" can be checked in print.
+    for section in article.select("section.essay-section"):
+        marks = [a.get_text() for a in section.select("a.paragraph-link")]
+        assert marks == [f"¶\xa0{n}" for n in range(1, len(marks) + 1)] and marks
+    context = article.select("section.essay-section")[1]
+    own = soup(built_site / "context/index.html").select("article a.paragraph-link")
+    assert [a.get_text() for a in context.select("a.paragraph-link")] == [a.get_text() for a in own]
 
 
 def test_the_whole_essay_moves_headings_down_but_not_code():
     from essaycite.whole_essay import whole_essay_markdown
 
-    joined = whole_essay_markdown(["# Title\n\nText.\n{ #p-text }", "# Part\n\n```sh\n# a comment\n```\n\n## Sub"])
-    assert joined == "# Title\n\nText.\n\n## Part\n\n```sh\n# a comment\n```\n\n### Sub\n"
+    joined = whole_essay_markdown([("index", "# Title\n\nText.\n{ #p-text }"),
+                                   ("part", "# Part\n\n```sh\n# a comment\n{ #p-in-code }\n```\n\n## Sub")])
+    assert joined == (
+        '<section class="essay-section" markdown>\n\n# Title\n\nText.\n{ #index-p-text }\n\n</section>\n\n'
+        '<section class="essay-section" markdown>\n\n## Part\n\n```sh\n# a comment\n{ #p-in-code }\n```\n\n'
+        "### Sub\n\n</section>\n"
+    )

@@ -1,4 +1,5 @@
-"""¶ self-links: each paragraph with an id links to itself, numbered in page order.
+"""¶ self-links: each paragraph with an id links to itself, numbered in page order (in
+section order on a page of several `<section>`s).
 
 The ids come from the Markdown source (see scripts/paragraph_ids.py), so a link to a
 paragraph survives edits around it; only the displayed number follows the page.
@@ -36,8 +37,16 @@ class ParagraphLinker(Treeprocessor):
         self.record = record
 
     def run(self, root: etree.Element) -> None:
-        paragraphs = [e for e in root.iter() if e.tag in PARAGRAPH_TAGS and e.get("id")]
-        self.record([paragraph.get("id") for paragraph in paragraphs])
+        # A page made of several sections (the whole essay on one page) numbers the
+        # paragraphs of each section as its own page does.
+        sections = [child for child in root if child.tag == "section"] or [root]
+        paragraphs = [[e for e in section.iter() if e.tag in PARAGRAPH_TAGS and e.get("id")] for section in sections]
+        self.record([paragraph.get("id") for group in paragraphs for paragraph in group])
+        for group in paragraphs:
+            self._link(group)
+
+    @staticmethod
+    def _link(paragraphs: list[etree.Element]) -> None:
         for number, paragraph in enumerate(paragraphs, start=1):
             link = etree.Element(
                 "a",

@@ -28,3 +28,8 @@ class CitationRegistry:
 
     def of_message(self, n: int) -> list[Citation]:
         return list(self._by_message.get(n, ()))
+
+    def cited_on(self, pages) -> list[int]:
+        """The numbers of the messages cited on any of `pages`, in order."""
+        pages = set(pages)
+        return sorted(n for n, citations in self._by_message.items() if any(c.page in pages for c in citations))

@@ -280,6 +280,27 @@ def _gap(numbers: list[int], first: int, last: int) -> etree.Element:
     return note
 
 
+def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of: Callable[[int], str]) -> etree.Element:
+    """The messages `numbers`, each with its number, speaker, text (shortened past
+    `message_chars`), provenance and its address `address_of(n)`: the appendix of a
+    printed essay."""
+    appendix = etree.Element("div", {"class": "cited-messages"})
+    for n in numbers:
+        message = layout.transcript.get(n)
+        entry = etree.SubElement(appendix, "section", {"class": "cited-message", "id": f"appendix-msg-{n}"})
+        etree.SubElement(entry, "h3").text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
+        entry.append(snippets.message_body(message, layout.message_chars if layout.is_cut(message) else None))
+        provenance = etree.SubElement(entry, "p", {"class": "msg-provenance"})
+        provenance.text = f"{snippets.provenance_label(message).capitalize()}."
+        if layout.is_cut(message):
+            provenance.text += f" Shortened here: the whole message, {len(message.text):,} characters, is at its address."
+        address = etree.SubElement(entry, "p", {"class": "msg-address"})
+        address.text = "Address: "
+        link = etree.SubElement(address, "a", {"href": address_of(n)})
+        link.text = address_of(n)
+    return appendix
+
+
 def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link_for: Callable[[Citation], str],
                   title_of: Callable[[str], str]) -> str:
     """Replace the placeholders of a rendered transcript page with "Cited in" lists."""

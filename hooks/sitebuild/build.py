@@ -24,7 +24,7 @@ from msgref.transcript import TranscriptError, start_loading
 from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, cited_numbers
 
 from . import citing
-from .generated import cited_in_lists, generated_files
+from .generated import cited_in_lists, cited_messages_appendix, generated_files
 from .records import Heading, PageOutline
 from .site_pages import PRINT_PAGE, PageError, SitePages
 from .settings import EssaySettings, SettingsError, TranscriptSettings, read_settings
@@ -111,7 +111,11 @@ class SiteBuild:
         and the citations that the "How to cite" page shows."""
         if self.layout is not None and src in self.layout.page_sources():
             html = cited_in_lists(self, src, html, pages)
-        return citing.fill_slots(self, src, html, pages) if self.essay else html
+        if not self.essay:
+            return html
+        if src == PRINT_PAGE:
+            html = cited_messages_appendix(self, html, pages)
+        return citing.fill_slots(self, src, html, pages)
 
     def head(self, src: str, pages: SitePages) -> dict:
         """The metadata of a page's <head>: `meta` and `link` elements (as attribute

@@ -85,8 +85,18 @@ def head(build: SiteBuild, src: str, pages: SitePages) -> dict:
     """The essay's Highwire, Dublin Core and schema.org metadata for a page's head."""
     meta, pdf = build.meta, build.essay.pdf
     pairs = head_data.highwire_tags(meta, pdf_url=pdf, fulltext_url=pages.url(PRINT_PAGE) or "") + head_data.dublin_core_tags(meta)
-    return {
+    found = {
         "link": [{"rel": head_data.DUBLIN_CORE_SCHEMA[0], "href": head_data.DUBLIN_CORE_SCHEMA[1]}],
         "meta": [{"name": name, "content": value} for name, value in pairs],
         "json_ld": head_data.json_ld_script_text(head_data.json_ld(meta, build.parts(pages), pdf_url=pdf)),
     }
+    if src == PRINT_PAGE:
+        # Printed, every page of the whole essay is headed by its short title.
+        found["style"] = f"@page {{ @top-center {{ content: {_css_string(meta.site_name)}; font: 9pt system-ui, sans-serif; }} }}"
+    return found
+
+
+def _css_string(text: str) -> str:
+    """Text as a CSS string, safe inside a <style> element."""
+    escaped = "".join(f"\\{ord(char):x} " if char in '"\\<>&' or not char.isprintable() else char for char in text)
+    return f'"{escaped}"'

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from essaycite.formats import downloads
 from essaycite.whole_essay import whole_essay_markdown
-from msgref.transcript_pages import fill_cited_in, page_markdown
+from msgref.snippets import to_html
+from msgref.transcript_pages import cited_messages, fill_cited_in, page_markdown
 
 from . import citing
 from .settings import SettingsError
@@ -31,6 +32,8 @@ TRANSCRIPT_INTRO = (
     "as the essay's description, marked as such. See the [note on the text]({note})."
 )
 NOTE_ON_THE_TEXT = "note-on-the-text.md"
+APPENDIX_TITLE = "Appendix: the messages the essay cites"
+APPENDIX_SLOT = '<div class="cited-messages-slot"></div>'
 
 
 @dataclass(frozen=True)
@@ -63,11 +66,25 @@ def whole_texts(build: SiteBuild) -> list[GeneratedFile]:
 
 
 def print_page(build: SiteBuild, pages: Mapping[str, str]) -> str:
-    """The whole essay on one page, opening with its citation."""
+    """The whole essay on one page, opening with its citation and ending with the
+    messages it cites (`cited_messages_appendix` fills them in)."""
     missing = [src for src in build.essay.sections if src not in pages]
     if missing:
         raise SettingsError(f"mkdocs.yml: extra.essay.sections: {missing[0]} is not a page of the site")
-    return whole_essay_markdown([pages[src] for src in build.essay.sections], citing.cite_as_block(build))
+    sections = [(posixpath.splitext(src)[0].replace("/", "-"), pages[src]) for src in build.essay.sections]
+    appendix = f"## {APPENDIX_TITLE}\n\n{APPENDIX_SLOT}"
+    return whole_essay_markdown(sections, citing.cite_as_block(build), appendix)
+
+
+def cited_messages_appendix(build: SiteBuild, html: str, pages: SitePages) -> str:
+    """The converted one-page essay with its appendix: every message its sections cite,
+    with its address."""
+
+    def address(n: int) -> str:
+        return build.meta.url_for(pages.url(build.layout.src_of(n)) or "", f"msg-{n}")
+
+    numbers = build.citations.cited_on(build.essay.sections)
+    return html.replace(APPENDIX_SLOT, to_html(cited_messages(build.layout, numbers, address)), 1)
 
 
 def citation_downloads(build: SiteBuild) -> list[GeneratedFile]:

@@ -1,0 +1,76 @@
+"""The essay's PDF as a reader keeps and cites it: read back with pypdf and pdftotext."""
+
+import re
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import PUBLIC_URL, TRANSCRIPT, soup
+
+TITLE = "The Silence That Speaks: An Empty Message in an AI-Assisted Coding Session"
+
+
+@pytest.fixture(scope="module")
+def pdf(public_site) -> PdfReader:
+    return PdfReader(public_site / "essay.pdf")
+
+
+def page_texts(public_site) -> list[str]:
+    text = subprocess.run(["pdftotext", "-layout", str(public_site / "essay.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    return text.split("\f")[:-1]
+
+
+def links(pdf: PdfReader) -> tuple[list[str], int]:
+    """The addresses of the PDF's links to the web, and how many links jump within it."""
+    addresses, jumps = [], 0
+    for page in pdf.pages:
+        for annotation in page.get("/Annots") or []:
+            action = annotation.get_object().get("/A")
+            if action is not None and "/URI" in action:
+                addresses.append(str(action["/URI"]))
+            else:
+                jumps += 1
+    return addresses, jumps
+
+
+def test_every_link_is_absolute_against_the_public_address(pdf):
+    addresses, jumps = links(pdf)
+    assert addresses and all(address.startswith(PUBLIC_URL) for address in addresses), addresses
+    cited = {int(found.group(1)) for address in addresses if (found := re.search(r"/transcript/#msg-(\d+)$", address))}
+    assert cited == {5843, 5844, 5852, 5853, 5854, 5855, 5856}
+    assert f"{PUBLIC_URL}note-on-the-text/#ed-1" in addresses
+    assert jumps > 0  # the ¶ marks and headings jump within the PDF
+
+
+def test_the_metadata_come_from_the_settings(pdf, public_site):
+    assert pdf.metadata.title == TITLE
+    creators = [m["content"] for m in soup(public_site / "print/index.html").select('meta[name="DC.creator"]')]
+    assert pdf.metadata.author == ("; ".join(creators) if creators else None)
+
+
+def test_each_page_has_a_running_header_and_its_number(public_site, pdf):
+    texts = page_texts(public_site)
+    assert len(texts) == len(pdf.pages) >= 5
+    for number, text in enumerate(texts, start=1):
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        assert lines[0] == "The Silence That Speaks", number
+        assert re.fullmatch(rf"{number}\s*/\s*{len(texts)}", lines[-1]), (number, lines[-1])
+
+
+def test_paragraph_numbers_are_printed_as_on_the_sections_pages(public_site):
+    text = " ".join(" ".join(page_texts(public_site)).split())
+    # The second paragraph of "The Context", as the "How to cite" page cites it.
+    assert re.search(r"The initial deployment attempt failed catastrophically\..*?¶ 2 ", text)
+    section = soup(public_site / "context/index.html")
+    assert section.find(id="p-the-initial-deployment-attempt").select_one(".paragraph-link").get_text() == "¶\xa02"
+
+
+def test_the_cited_messages_are_in_an_appendix_with_their_addresses(public_site):
+    text = " ".join(" ".join(page_texts(public_site)).split())
+    appendix = text[text.index("Appendix: the messages the essay cites"):]
+    numbers = [int(line.split('"n": ')[1].split(",")[0]) for line in TRANSCRIPT.read_text().splitlines()]
+    for n in numbers:
+        assert f"Message {n} — " in appendix and f"Address: {PUBLIC_URL}transcript/#msg-{n}" in appendix
+    assert "Empty message: no content" in appendix and "Described by the essay, not quoted." in appendix
