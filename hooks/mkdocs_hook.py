@@ -82,14 +82,15 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
     return env
 
 
+def on_serve(server, config: MkDocsConfig, builder):
+    for path in SiteBuild.of(config.markdown_extensions).watched_files(config.docs_dir):
+        server.watch(path)  # a transcript outside docs/: editing it rebuilds the site too
+    return server
+
+
 def _site_pages(files: Files) -> SimpleNamespace:
-    """The site's files as the build asks for them: by source path, their URLs."""
-
-    def url(src: str) -> str | None:
-        file = files.get_file_from_path(src)
-        return None if file is None else file.url
-
-    return SimpleNamespace(url=url)
+    """The site's files as the build asks for them: by source path, their URLs (None if not a file of the site)."""
+    return SimpleNamespace(url=lambda src: getattr(files.get_file_from_path(src), "url", None))
 
 
 def _project(config: MkDocsConfig) -> str:

@@ -128,7 +128,7 @@ def test_redaction_leaves_its_own_output_unchanged():
         assert redactor.redact_text(once) == (once, [])
 
 
-def test_redact_value_covers_every_string_and_keeps_keys():
+def test_redact_value_covers_every_string_and_every_key():
     secrets = planted_secrets()
     github, aws, jwt = secrets["github-token"][1], secrets["aws-access-key"][1], secrets["jwt"][1]
     record = {
@@ -137,16 +137,19 @@ def test_redact_value_covers_every_string_and_keeps_keys():
         "text": f"pushing with {github}",
         "tool_name": "Bash",
         "tool_input": {"command": ["env", f"AWS_ID={aws}"], "options": {"cookie": jwt, "timeout": 30}},
-        # A key is never redacted, even one that looks like a secret.
         "thinking": "",
     }
-    record["tool_input"][aws] = "value"
+    record["tool_input"][aws] = "value"  # a secret as a key
+    record["tool_input"]["AKIA" + "F" * 16] = "other"  # a second one, redacted to the same marker
     redacted, kinds = Redactor().redact_value(record)
-    assert sorted(kinds) == ["aws-access-key", "github-token", "jwt"]
+    assert sorted(kinds) == ["aws-access-key", "aws-access-key", "aws-access-key", "github-token", "jwt"]
     assert redacted["text"] == "pushing with [REDACTED: github-token]"
     assert redacted["tool_input"]["command"] == ["env", "AWS_ID=[REDACTED: aws-access-key]"]
     assert redacted["tool_input"]["options"] == {"cookie": "[REDACTED: jwt]", "timeout": 30}
-    assert aws in redacted["tool_input"]  # the key
+    assert redacted["tool_input"]["[REDACTED: aws-access-key]"] == "value"
+    assert redacted["tool_input"]["[REDACTED: aws-access-key] #2"] == "other"
+    assert aws not in json.dumps(redacted)
+    assert Redactor().redact_value(redacted) == (redacted, [])  # nothing more to find
     assert redacted["n"] == 7
     # A new record: the one passed in is unchanged.
     assert record["text"] == f"pushing with {github}"

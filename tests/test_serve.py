@@ -78,3 +78,30 @@ def test_serve_rebuilds_when_the_transcript_changes(project, server):
     server.wait_for_log("Parsed transcript docs/transcript.jsonl: 7 messages")
     server.wait_for_log("Reloading browsers")
     assert "an edited gist link" in server.get("transcript/")
+
+
+def test_serve_watches_a_transcript_outside_the_docs_folder(project):
+    (project / "data").mkdir()
+    transcript = project / "data" / "transcript.jsonl"
+    (project / "docs" / "transcript.jsonl").rename(transcript)
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text().replace("source: docs/transcript.jsonl", "source: data/transcript.jsonl"))
+    server = Server(project)
+    try:
+        server.wait_for_log("Serving on")
+        records = [json.loads(line) for line in transcript.read_text().splitlines()]
+        records[2]["text"] = "an edited gist link"
+        transcript.write_text("".join(json.dumps(r) + "\n" for r in records))
+        server.wait_for_log("Parsed transcript data/transcript.jsonl: 7 messages")
+        server.wait_for_log("Reloading browsers")
+        assert "an edited gist link" in server.get("transcript/")
+        # Replaced as the importer writes it: a new file renamed over the old one.
+        records[2]["text"] = "a replaced gist link"
+        replacement = project / "data" / ".transcript.jsonl.part"
+        replacement.write_text("".join(json.dumps(r) + "\n" for r in records))
+        os.replace(replacement, transcript)
+        server.wait_for_log("Parsed transcript data/transcript.jsonl: 7 messages")
+        server.wait_for_log("Reloading browsers")
+        assert "a replaced gist link" in server.get("transcript/")
+    finally:
+        server.stop()

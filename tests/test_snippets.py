@@ -34,4 +34,9 @@ def test_a_long_run_of_spaces_before_the_words_does_not_cut_them_short():
 
 
 def test_characters_that_must_not_reach_a_page_are_replaced():
-    assert displayable("a\x02b\x03c\ue000d\ue01fe\ud800f\ue020g") == "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ue020g"
+    assert displayable("a\x02b\x03c\ue000d\ue01fe\ud800f\ue020g") == "a\u2402b\u2403c\ufffdd\ufffde\ufffdf\ue020g"
+
+
+def test_control_characters_show_as_control_pictures_and_noncharacters_as_replacements():
+    text = "nul\x00 esc\x1b[31m del\x7f c1\x85\x9b ff\ufffe\uffff\U0001fffe\ufdd0 keep\t\n\r é 😀"
+    assert displayable(text) == "nul\u2400 esc\u241b[31m del\u2421 c1\ufffd\ufffd ff\ufffd\ufffd\ufffd\ufffd keep\t\n\r é 😀"

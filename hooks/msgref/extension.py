@@ -7,6 +7,7 @@ render as prose.
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
@@ -18,8 +19,9 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
 
-from . import snippets, tags
+from . import snippets, stranded, tags
 from .citations import Citation, CitationRegistry
 from .schema import Message
 
@@ -27,7 +29,9 @@ BLOCK_TAGS = {"p", "li", "dd", "dt", "td", "th", "h1", "h2", "h3", "h4", "h5", "
 CONTAINER_TAGS = {"li", "dd", "dt", "td", "th"}  # snippets go inside these, not after
 EXCERPT_CHARS = 140
 EDITORIAL_MARK_CLASS = "editorial-mark"  # marks an editor's note, left out of excerpts
-_STASH_PLACEHOLDER_RE = re.compile("\x02[^\x03]*\x03")
+_STASH_PLACEHOLDER_RE = re.compile("\x02([^\x03]*)\x03")
+_ENTITY_RE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z0-9]+);")
+_RAW_LINK_RE = re.compile(r"<(/?)a\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,10 @@ class CitingBuild(Protocol):
     def href(self, n: int, from_page: str) -> str | None:
         """A Markdown link from the source file `from_page` to message n, if it is shown."""
 
+    def shown_whole(self, message: Message, from_page: str) -> tuple[Message, etree.Element | None]:
+        """The message as page `from_page` quotes it whole: cut where the transcript cuts
+        it, with a note that links to its whole text, or as it is (and None)."""
+
     def warn(self, text: str) -> None:
         """Report a problem; the text already names file and line."""
 
@@ -79,12 +87,15 @@ class MessageCitations(Extension):
         found: list[tuple[etree.Element, Message]] = []
         # Before every other preprocessor: fenced code is collapsed into one line later.
         md.preprocessors.register(LineMarkers(md, self), "msgref_line_markers", 40)
-        # After code spans (190) and backslash escapes (180), before links (160).
-        md.inlinePatterns.register(TagPattern(self, found), "msgref_tag", 175)
+        # Near misses after code spans (190) and backslash escapes (180), before links
+        # (160); tags after links, images and raw HTML (90), so that a tag in a link's
+        # address, title or text, an image's alt text or an attribute stays as written.
         md.inlinePatterns.register(NearMissPattern(self), "msgref_near_miss", 174)
+        md.inlinePatterns.register(TagPattern(md, self, found), "msgref_tag", 85)
         # After inline patterns (20) and attribute lists (8), before the table of contents (5).
         md.treeprocessors.register(SnippetPlacer(md, self, found), "msgref_snippets", 6)
         # After stashed raw HTML and highlighted code are put back (30).
+        md.postprocessors.register(StrandedTagReporter(md, self), "msgref_stranded_tags", 6)
         md.postprocessors.register(MarkerRemover(md), "msgref_marker_remover", 5)
 
 
@@ -98,12 +109,17 @@ class LineMarkers(Preprocessor):
 
 
 class TagPattern(InlineProcessor):
-    def __init__(self, extension: MessageCitations, found: list):
-        super().__init__(tags.TAG_RE.pattern + f"(?:{tags.MARKER_RE})?")
+    # No link inside a link, a details summary or a tab label (see `stranded`).
+    ANCESTOR_EXCLUDES = ("a", "summary", "label")
+
+    def __init__(self, md: Markdown, extension: MessageCitations, found: list):
+        super().__init__(tags.MARKED_TAG_RE, md)
         self.extension = extension
         self.found = found
 
     def handleMatch(self, m: re.Match, data: str):
+        if tags.in_attribute_list(data, m.start(), m.end()) or self._in_raw_link(data[: m.start()]):
+            return None, None, None  # left as written, and reported (see `stranded`)
         build = self.extension.build
         n, line = int(m.group(1)), tags.line_of(m.group("line"))
         message = build.message(n)
@@ -115,16 +131,27 @@ class TagPattern(InlineProcessor):
         self.found.append((link, message))
         return link, m.start(0), m.end(0)
 
+    def _in_raw_link(self, before: str) -> bool:
+        """True if `before` opens a link of raw HTML (`<a href=…>`) that it does not close."""
+        depth = 0
+        for placeholder in HTML_PLACEHOLDER_RE.finditer(self.unescape(before)):
+            raw = self.md.htmlStash.rawHtmlBlocks[int(placeholder.group(1))]
+            opening = _RAW_LINK_RE.match(raw) if isinstance(raw, str) else None
+            if opening:
+                depth = max(0, depth + (-1 if opening.group(1) else 1))
+        return depth > 0
+
 
 class NearMissPattern(InlineProcessor):
     def __init__(self, extension: MessageCitations):
-        super().__init__(f"((?i:{tags.CANDIDATE_RE.pattern})){tags.MARKER_RE}")
+        super().__init__(tags.MARKED_CANDIDATE_RE)
         self.extension = extension
 
     def handleMatch(self, m: re.Match, data: str):
-        text, line = m.group(1), tags.line_of(m.group("line"))
-        n = int(tags.NUMBER_RE.search(text).group())
-        self.extension.report(line, f"'{text}' looks like a message tag; write [msg {n}]")
+        text = m.group("written") + m.group("closing")
+        if tags.TAG_RE.fullmatch(text):
+            return None, None, None  # a tag: TagPattern's
+        self.extension.report(tags.line_of(m.group("line")), tags.near_miss_problem(text))
         return text, m.start(0), m.end(0)
 
 
@@ -138,29 +165,35 @@ class SnippetPlacer(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         parents = {child: parent for parent in root.iter() for child in parent}
-        by_block: dict[etree.Element, list[tuple[etree.Element, Message]]] = {}
-        for link, message in self.found:
-            block = _enclosing_block(link, parents)
-            if block is not None:
-                by_block.setdefault(block, []).append((link, message))
+        # The inline patterns find tags in nested blocks late: number them in page order.
+        position = {element: index for index, element in enumerate(root.iter())}
+        cited = [(link, message, block) for link, message in sorted(self.found, key=lambda f: position.get(f[0], -1))
+                 if (block := _enclosing_block(link, parents)) is not None]
         self.found.clear()
+        by_block: dict[etree.Element, list[tuple[etree.Element, Message]]] = {}
+        for link, message, block in cited:
+            by_block.setdefault(block, []).append((link, message))
+        excerpts = {block: snippets.shorten(_plain_text(block, self.md.htmlStash.rawHtmlBlocks), EXCERPT_CHARS)
+                    for block in by_block}
         ids: dict[int, int] = {}
+        for link, message, block in cited:
+            ids[message.n] = ids.get(message.n, 0) + 1
+            suffix = "" if ids[message.n] == 1 else f"-{ids[message.n]}"
+            link.set("id", f"cite-{message.n}{suffix}")
+            page = self.extension.build.page
+            if not page.derived:
+                self.extension.build.citations.record(Citation(message.n, page.src, link.get("id"), excerpts[block]))
         for block, citations in by_block.items():
-            excerpt = snippets.shorten(_plain_text(block), EXCERPT_CHARS)
-            for link, message in citations:
-                ids[message.n] = ids.get(message.n, 0) + 1
-                suffix = "" if ids[message.n] == 1 else f"-{ids[message.n]}"
-                link.set("id", f"cite-{message.n}{suffix}")
-                page = self.extension.build.page
-                if not page.derived:
-                    self.extension.build.citations.record(Citation(message.n, page.src, link.get("id"), excerpt))
             if _is_alone(block, citations):
                 self._replace_with_quote(block, parents[block], *citations[0])
             else:
                 self._add_snippets(block, parents[block], citations)
 
     def _replace_with_quote(self, block, parent, link, message) -> None:
-        quote = snippets.snippet(message, link.get("href"), full=True)
+        shown, cut_note = self.extension.build.shown_whole(message, self.extension.build.page.src)
+        quote = snippets.snippet(shown, link.get("href"), full=True)
+        if cut_note is not None:
+            quote.insert(1, cut_note)  # after the text, before the caption
         if block.get("id"):  # the paragraph's own anchor stays; the citation's goes on the caption
             quote.set("id", block.get("id"))
             quote.find("figcaption/a").set("id", link.get("id"))
@@ -188,6 +221,19 @@ class SnippetPlacer(Treeprocessor):
             block.append(shown)
         else:
             parent.insert(list(parent).index(block) + 1, shown)
+
+
+class StrandedTagReporter(Postprocessor):
+    """Warns of each tag left as written where no citation can stand."""
+
+    def __init__(self, md: Markdown, extension: MessageCitations):
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, text: str) -> str:
+        for line, problem in stranded.stranded_tags(text):
+            self.extension.report(line, problem)
+        return text
 
 
 class MarkerRemover(Postprocessor):
@@ -219,14 +265,25 @@ def _is_alone(block, citations) -> bool:
     )
 
 
-def _plain_text(element) -> str:
-    """The words of a block, without the marks an editor added to them."""
+def _plain_text(element, stash=()) -> str:
+    """The words of a block, without the marks an editor added to them. `stash` holds
+    the raw HTML that placeholders in the text stand for: its entities are kept."""
     parts = [element.text or ""]
     for child in element:
         if EDITORIAL_MARK_CLASS not in (child.get("class") or "").split():
-            parts.append(_plain_text(child))
+            parts.append(_plain_text(child, stash))
         parts.append(child.tail or "")
-    return tags.strip_markers(_STASH_PLACEHOLDER_RE.sub("", "".join(parts)))
+    return tags.strip_markers(_STASH_PLACEHOLDER_RE.sub(lambda m: _placeholder_text(m.group(1), stash), "".join(parts)))
+
+
+def _placeholder_text(placeholder: str, stash) -> str:
+    """The text a placeholder of Python-Markdown stands for: an escaped character, an
+    entity (`&amp;`), or nothing for raw HTML."""
+    if placeholder.isdigit():
+        return chr(int(placeholder))  # a backslash escape
+    index = placeholder.removeprefix("wzxhzdk:")
+    raw = stash[int(index)] if index.isdigit() and int(index) < len(stash) else None
+    return html.unescape(raw) if isinstance(raw, str) and _ENTITY_RE.fullmatch(raw) else ""
 
 
 def _clean_toc_token(token: dict) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .schema import LOG_TEXT_FIELDS, Message, MessageSource
+from .schema import LOG_TEXT_FIELDS, MAX_NESTING, Message, MessageSource
 
 MARKER = "[REDACTED: {kind}]"
 
@@ -129,6 +129,10 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
 KINDS = tuple(pattern.kind for pattern in BUILTIN_PATTERNS)
 
 
+class NestingError(ValueError):
+    """A value nested too deeply to be searched for secrets."""
+
+
 class Redactor:
     """Replaces secrets in strings, and in every string of a JSON-like value."""
 
@@ -168,19 +172,30 @@ class Redactor:
         return text, kinds
 
     def redact_value(self, value):
-        """Redact every string inside a JSON-like value; dict keys are left alone."""
+        """Redact every string inside a JSON-like value, the keys of its objects too.
+        A value nested deeper than MAX_NESTING levels is refused with NestingError."""
         kinds: list[str] = []
-        return self._redact(value, kinds), kinds
+        return self._redact(value, kinds, 0), kinds
 
-    def _redact(self, value, kinds: list[str]):
+    def _redact(self, value, kinds: list[str], depth: int):
         if isinstance(value, str):
             text, found = self.redact_text(value)
             kinds.extend(found)
             return text
+        if isinstance(value, (dict, list, tuple)) and depth >= MAX_NESTING:
+            raise NestingError(f"nests deeper than {MAX_NESTING} levels, the most a message may hold")
         if isinstance(value, dict):
-            return {key: self._redact(item, kinds) for key, item in value.items()}
+            redacted = {}
+            for key, item in value.items():
+                key = marked = self._redact(key, kinds, depth)
+                copy = 1
+                while key in redacted:  # two secrets redacted to the same marker stay two keys
+                    copy += 1
+                    key = f"{marked} #{copy}"
+                redacted[key] = self._redact(item, kinds, depth + 1)
+            return redacted
         if isinstance(value, (list, tuple)):
-            return [self._redact(item, kinds) for item in value]
+            return [self._redact(item, kinds, depth + 1) for item in value]
         return value
 
     def _replace(self, match: re.Match, pattern: Pattern, kinds: list[str]) -> str:
@@ -237,8 +252,10 @@ class RedactedTranscript:
         message = self._transcript.get(n)
         if message is None or n in self._clean:
             return message
-        strings = {name: getattr(message, name) for name in LOG_TEXT_FIELDS}
-        redacted, kinds = self._redactor.redact_value(strings)
+        redacted, kinds = {}, []
+        for name in LOG_TEXT_FIELDS:
+            redacted[name], found = self._redactor.redact_value(getattr(message, name))
+            kinds += found
         if not kinds:
             self._clean.add(n)
             return message

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 SPEAKERS = ("user", "assistant", "tool", "unknown")
+# How deep a message's JSON may nest: far deeper than any tool input, and far below
+# Python's recursion limit, which the standard library's parser and the redaction reach.
+MAX_NESTING = 100
 PROVENANCES = ("verbatim", "described")
 
 
@@ -91,6 +94,8 @@ def record_problem(record) -> str | None:
         return f"field 'speaker' must be one of {', '.join(SPEAKERS)}, found {record['speaker']!r}"
     if record["provenance"] not in PROVENANCES:
         return f"field 'provenance' must be one of {', '.join(PROVENANCES)}, found {record['provenance']!r}"
+    if nests_deeper(record.get("tool_input"), MAX_NESTING):
+        return f"field 'tool_input' nests deeper than {MAX_NESTING} levels, the most a message may hold"
     described_with = record.get("described_with")
     if described_with:
         if record["provenance"] != "described":
@@ -101,6 +106,20 @@ def record_problem(record) -> str | None:
 
 
 _REQUIRED_NAMES = frozenset(REQUIRED_FIELDS)
+
+
+def nests_deeper(value, limit: int) -> bool:
+    """True if the JSON-like `value` has lists or objects nested more than `limit` deep."""
+    if type(value) not in (dict, list):  # the common case: a string, or nothing
+        return False
+    level, depth = [value], 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        level = [item for container in level for item in (container.values() if type(container) is dict else container)
+                 if type(item) in (dict, list)]
+    return False
 
 
 def message_from_record(record: dict, line: int) -> Message:

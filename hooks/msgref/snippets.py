@@ -18,16 +18,24 @@ EMPTY_LABEL = "Empty message: no content"
 BLANK_LABEL = "Blank message: whitespace only"
 SPEAKER_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "unknown": "sender not stated"}
 
-# Characters a message must not carry into a page: Python-Markdown's placeholders (STX,
-# ETX), which would let raw HTML stored on the page back in; this package's line marks;
-# and lone surrogates, which cannot be written as UTF-8. Each shows as U+FFFD instead.
-# A regular expression finds them several times faster than str.translate, which
-# matters for tool outputs of hundreds of kilobytes.
-_NOT_DISPLAYABLE_RE = re.compile("[\x02\x03\ue000-\ue01f\ud800-\udfff]")
+# Characters a message must not carry into a page, its search index or its text file:
+# control characters but tab and line breaks (among them Python-Markdown's placeholders,
+# STX and ETX, which would let raw HTML stored on the page back in), which show as their
+# Control Pictures (␀, ␛, ␡); and, as U+FFFD, the C1 controls, this package's line
+# marks, lone surrogates (which cannot be written as UTF-8) and the noncharacters
+# (U+FFFE, U+FFFF, ...). A regular expression finds them several times faster than
+# str.translate, which matters for tool outputs of hundreds of kilobytes.
+_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(chr(plane + 0xFFFE) + chr(plane + 0xFFFF) for plane in range(0, 0x110000, 0x10000))
+_NOT_DISPLAYABLE_RE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\ue01f\ud800-\udfff{_NONCHARACTERS}]")
+
+
+def _visible(match: re.Match) -> str:
+    code = ord(match.group())
+    return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
 def displayable(text: str) -> str:
-    return _NOT_DISPLAYABLE_RE.sub("\ufffd", text)
+    return _NOT_DISPLAYABLE_RE.sub(_visible, text)
 
 
 def shorten(text: str, limit: int) -> str:

@@ -1,24 +1,21 @@
 """The `[msg N]` tag, its near misses, and the line markers that carry source lines.
 
 Python-Markdown does not tell an inline pattern which source line it is on. Before any
-other processing, `mark_lines` puts an invisible marker after every tag and near miss,
-encoding its line number; the inline patterns read it back, and `strip_markers` removes
-whatever markers remain (those inside code, which the patterns never see).
+other processing, `mark_lines` puts an invisible marker right after the number of every
+tag and near miss, encoding the line it starts on; the inline patterns read it back, and
+`strip_markers` removes whatever markers remain (those inside code, which the patterns
+never see, and those of tags left as written where no link can stand). Inside the
+brackets, the marker leaves Markdown's own syntax around a tag as it was: `[msg N](url)`
+is still a link.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
-TAG_RE = re.compile(r"\[msg (\d+)\]")
-
-# A tag, or an attempt at one: `[msg N]` itself, and the near misses `<msg id=N]`,
-# `[msg N` (unclosed), `[msgN]`, `[MSG N]` and `[message N]`.
-CANDIDATE_RE = re.compile(
-    r"<\s*msg\s+id\s*=\s*\d+\s*[\]>]|\[\s*msg\s*\d+\s*\]?|\[\s*message\s*\d+\s*\]",
-    re.IGNORECASE,
-)
-NUMBER_RE = re.compile(r"\d+")
+# A message number is written in ASCII digits, without a sign or a leading zero.
+TAG_RE = re.compile(r"\[msg (0|[1-9][0-9]*)\]")
 
 # Private-use characters: an opening and closing mark, and one per decimal digit.
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
@@ -27,6 +24,20 @@ _TO_MARK_DIGITS = str.maketrans("0123456789", _DIGITS)
 _FROM_MARK_DIGITS = str.maketrans(_DIGITS, "0123456789")
 MARKER_RE = f"{MARK_OPEN}(?P<line>[{_DIGITS}]+){MARK_CLOSE}"
 _ANY_MARKER_CHAR_RE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}{_DIGITS}]")
+
+# A tag, or an attempt at one: `[msg N]` itself, and the near misses `<msg id=N]`,
+# `[msg N` (unclosed), `[msgN]`, `[MSG N]`, `[message N]`, and any of these with a
+# number that is no message number (`[msg 05852]`, `[msg ５８５２]`, `[msg -1]`,
+# `[msg 0x16DC]`), with spaces that are not plain ones, or broken across two lines.
+_SPACE = "(?:[^\\S\\n]|[\u200b\u200c\u200d\u2060\ufeff])"  # white space but a line break, and zero-width spaces
+_GAP = f"{_SPACE}*(?:\\n{_SPACE}*)?"
+_OPENING = f"(?i:<{_GAP}msg{_SPACE}+id{_GAP}={_GAP}|\\[{_GAP}msg{_GAP}|\\[{_GAP}message{_GAP})"
+_NUMBER = r"[-+]?\d\w*"  # \d and \w take the digits of every script, such as full-width ones
+_CLOSING = f"(?:{_GAP}[\\]>])?"
+CANDIDATE_RE = re.compile(f"{_OPENING}(?P<number>{_NUMBER}){_CLOSING}")
+# A tag or near miss as the inline patterns see it, with its marker after the number.
+MARKED_TAG_RE = f"\\[msg (0|[1-9][0-9]*)(?:{MARKER_RE})?\\]"
+MARKED_CANDIDATE_RE = f"(?P<written>{_OPENING}{_NUMBER}){MARKER_RE}(?P<closing>{_CLOSING})"
 
 
 def marker(line_number: int) -> str:
@@ -38,13 +49,95 @@ def line_of(marker_digits: str | None) -> int | None:
 
 
 def mark_lines(lines: list[str], first_line: int = 1) -> list[str]:
-    """Return the lines with a line marker after each tag and near miss."""
-    return [
-        CANDIDATE_RE.sub(lambda m, n=n: m.group(0) + marker(n), line)
-        for n, line in enumerate(lines, start=first_line)
-    ]
+    """Return the lines with a line marker after the number of each tag and near miss,
+    for the line the tag starts on. An escaped tag (`\\[msg N]`) is no tag: it is left alone."""
+    text = "\n".join(lines)
+    pieces, done, line, counted = [], 0, first_line, 0
+    for match in CANDIDATE_RE.finditer(text):
+        if _escaped(text, match.start()):
+            continue
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        pieces += [text[done : match.end("number")], marker(line)]
+        done = match.end("number")
+    if not pieces:
+        return lines
+    return "".join([*pieces, text[done:]]).split("\n")
+
+
+def _escaped(text: str, index: int) -> bool:
+    """True if the character at `index` follows an odd number of backslashes."""
+    start = index
+    while start > 0 and text[start - 1] == "\\":
+        start -= 1
+    return (index - start) % 2 == 1
+
+
+_ATTRIBUTE_LIST_RE = re.compile(r":?[ ]*(?:[#.][\w-]|[\w-]+=)")
+
+
+def in_attribute_list(text: str, start: int, end: int) -> bool:
+    """True if `text[start:end]` lies inside braces on one line that hold an attribute
+    list, `{ title="…" }` or `{: .class }`, where a link would be written into an attribute."""
+    opening = text.rfind("{", 0, start)
+    if opening == -1 or any(char in text[opening:start] for char in "}\n"):
+        return False
+    closing = text.find("}", end)
+    if closing == -1 or any(char in text[end:closing] for char in "{\n"):
+        return False
+    return _ATTRIBUTE_LIST_RE.match(text, opening + 1) is not None
 
 
 def strip_markers(text: str) -> str:
     """Remove line markers, also where a highlighter split them into pieces."""
     return _ANY_MARKER_CHAR_RE.sub("", text)
+
+
+def near_miss_problem(text: str) -> str:
+    """What to tell the author of a near miss such as `[msg5852]`: how it differs from a
+    tag, naming any character that cannot be seen by its code point, and the tag to write."""
+    number = re.search(_NUMBER, text).group()
+    shown = "".join(_visible(char) for char in text)
+    found, n = [], None
+    digits = number.lstrip("+-")
+    if re.fullmatch(r"0[xX][0-9a-fA-F]+", digits):
+        found.append(f"{number} is hexadecimal")
+        n = int(digits, 16)
+    elif digits.isdecimal():
+        n = int(digits)
+        if not digits.isascii():
+            odd = next(char for char in digits if not char.isascii())
+            found.append(f"its digits are not ASCII digits ({_code_point(odd)})")
+        elif len(digits) > 1 and digits.startswith("0"):
+            found.append("its number has a leading zero")
+    else:
+        found.append(f"{number} is not a message number")
+    if number[0] == "-":
+        found.append("message numbers are 1 or more")
+        n = None
+    elif number[0] == "+":
+        found.append("its number has a sign")
+    if "\n" in text:
+        found.append("it is broken across two lines")
+    unusual = dict.fromkeys(char for char in text if _is_invisible(char) and char not in " \n")
+    found += [f"{_code_point(char)} is not a plain space" for char in unusual]
+    if n:
+        advice = f"; write [msg {n}]"
+    else:
+        advice = "" if number[0] == "-" else "; write the message number in ASCII digits"
+    return f"'{shown}' looks like a message tag" + (f", but {' and '.join(found)}" if found else "") + advice
+
+
+def _is_invisible(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char) in ("Cf", "Cc")
+
+
+def _visible(char: str) -> str:
+    """A character as a one-line message shows it: one that cannot be seen, by its code point."""
+    if char == "\n":
+        return "<line break>"
+    return f"<U+{ord(char):04X}>" if _is_invisible(char) and char != " " else char
+
+
+def _code_point(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'CONTROL CHARACTER')}"

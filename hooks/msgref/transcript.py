@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
+import stat as file_types
 from collections import OrderedDict
 from collections.abc import Callable
 
 from . import background
-from .schema import Message, message_from_record, record_problem
+from .schema import MAX_NESTING, Message, message_from_record, record_problem
 
 try:
     from orjson import loads as _fast_loads  # several times faster than the standard library
@@ -79,7 +81,7 @@ class IndexedTranscript(Transcript):
     def _read_message(self, n: int) -> tuple[Message, int]:
         offset, line_number = self._offsets[n], self._lines[n]
         try:
-            with open(self._file_path, "rb") as file:
+            with _open_to_read(self._file_path, self.path) as file:
                 file.seek(offset)
                 raw = file.readline()
             record = _checked_record(raw, self.path, line_number)
@@ -142,6 +144,8 @@ def _checked_records(raw_lines, path: str):
 
 def _checked_record(raw: bytes, path: str, line_number: int) -> dict | None:
     """The message record of one line, checked; None for a blank line."""
+    if line_number == 1 and raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]  # a byte order mark, as some editors write
     if _fast_loads is not None:
         try:
             record = _fast_loads(raw)
@@ -174,6 +178,8 @@ def _record_of_line(raw: bytes, where: str):
         return json.loads(line)
     except json.JSONDecodeError as error:
         raise TranscriptError(f"{where}: not valid JSON: {error.msg} (column {error.colno})") from None
+    except RecursionError:
+        raise TranscriptError(f"{where}: nests deeper than {MAX_NESTING} levels, the most a message may hold") from None
 
 
 _cache: dict[str, tuple[tuple, Transcript]] = {}
@@ -220,6 +226,7 @@ def start_loading(path: str, display_path: str | None = None, in_child: bool = T
         raise TranscriptError(f"{display_path}: transcript file not found") from None
     except OSError as error:
         raise TranscriptError(f"{display_path}: cannot read the transcript file: {error.strerror}") from None
+    _check_regular(stat, display_path)
     key = (display_path, stat.st_mtime_ns, stat.st_size, stat.st_ino)
     cached = _cache.get(path)
     if cached and cached[0] == key:
@@ -243,7 +250,36 @@ def _file_index(path: str, display_path: str) -> tuple[dict[int, int], dict[int,
     try:
         # A large buffer reads long lines (tool outputs of hundreds of kilobytes) in a
         # few calls instead of many: reading the lines takes a fifth of the time.
-        with open(path, "rb", buffering=_READ_BUFFER_BYTES) as file:
-            return _line_index(_checked_records(file, display_path))
-    except IsADirectoryError:
-        raise TranscriptError(f"{display_path}: is a folder, not a transcript file") from None
+        file = _open_to_read(path, display_path, _READ_BUFFER_BYTES)
+    except OSError as error:
+        raise TranscriptError(f"{display_path}: cannot read the transcript file: {error.strerror}") from None
+    with file:
+        return _line_index(_checked_records(file, display_path))
+
+
+def _open_to_read(path: str, display_path: str, buffering: int = -1):
+    """The regular file at `path`, opened to read bytes. It is opened without waiting, so
+    that a named pipe put in the transcript's place is refused at once (TranscriptError)
+    instead of waiting for a writer."""
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        _check_regular(os.fstat(handle), display_path)
+        return os.fdopen(handle, "rb", buffering=buffering)
+    except BaseException:
+        os.close(handle)
+        raise
+
+
+_KINDS = ((file_types.S_ISREG, "a regular file"), (file_types.S_ISDIR, "a folder"), (file_types.S_ISFIFO, "a named pipe"),
+          (file_types.S_ISCHR, "a device"), (file_types.S_ISBLK, "a device"), (file_types.S_ISSOCK, "a socket"))
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this `st_mode` is, as a message names it: "a folder", "a named pipe", ..."""
+    return next((text for test, text in _KINDS if test(mode)), "not a regular file")
+
+
+def _check_regular(stat: os.stat_result, display_path: str) -> None:
+    """Refuse anything but a regular file at once: reading a pipe or a device could wait forever."""
+    if not file_types.S_ISREG(stat.st_mode):
+        raise TranscriptError(f"{display_path}: is {file_kind(stat.st_mode)}, not a transcript file")

@@ -29,7 +29,7 @@ from markdown.treeprocessors import Treeprocessor
 from . import snippets
 from .citations import Citation
 from .tags import TAG_RE
-from .schema import MessageSource
+from .schema import Message, MessageSource
 
 _NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
@@ -242,18 +242,24 @@ def _message_entry(layout: TranscriptLayout, message, here: str) -> etree.Elemen
     entry = etree.Element("div", {"class": "msg-entry"})
     provenance = etree.Element("p", {"class": "msg-provenance"})
     provenance.text = f"{snippets.provenance_label(message).capitalize()}."
+    shown, note = cut_message(layout, message, here)
+    entry.extend([snippets.message_body(shown), *([note] if note is not None else []),
+                  *snippets.message_details(message), provenance])
+    return entry
+
+
+def cut_message(layout: TranscriptLayout, message: Message, here: str) -> tuple[Message, etree.Element | None]:
+    """A message as page `here` shows it: cut at `message_chars`, with a note linking to
+    its whole text; or as it is, and None, when it is not that long."""
     if not layout.is_cut(message):
-        entry.extend([snippets.message_body(message), *snippets.message_details(message), provenance])
-        return entry
+        return message, None
     shown = _cut(message.text, layout.message_chars)
     note = etree.Element("p", {"class": "msg-cut"})
     note.text = f"Shown: the first {len(shown):,} of {len(message.text):,} characters. "
     link = etree.SubElement(note, "a", {"href": posixpath.relpath(layout.text_file_src(message.n), posixpath.dirname(here))})
     link.text = "The whole message, as plain text"
-    link.tail = f" ({len(message.text.encode()) / 1000:,.0f} KB)."
-    body = snippets.message_body(dataclasses.replace(message, text=shown))
-    entry.extend([body, note, *snippets.message_details(message), provenance])
-    return entry
+    link.tail = f" ({len(snippets.displayable(message.text).encode()) / 1000:,.0f} KB)."
+    return dataclasses.replace(message, text=shown), note
 
 
 def _cut(text: str, limit: int) -> str:

@@ -21,7 +21,7 @@ from msgref.extension import MessageCitations, PageInProgress
 from msgref.redact import Redactor, redacted_view
 from msgref.schema import Message, MessageSource
 from msgref.transcript import TranscriptError, start_loading
-from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, cited_numbers
+from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, cited_numbers, cut_message
 
 from . import citing
 from .generated import cited_in_lists, cited_messages_appendix, generated_files
@@ -53,6 +53,7 @@ class SiteBuild:
         self.essay = read_settings(EssaySettings, extra["essay"], "extra.essay") if "essay" in extra else None
         self.meta = EssayMetadata.from_config(config) if self.essay else None
         self.log, self._fatal = log, fatal
+        self.reading_order = _nav_sources(config.get("nav"))  # the pages in the navigation, in its order
         source = self.settings.source
         self.source_path = os.path.abspath(os.path.join(project_dir, source))
         # A large transcript is parsed meanwhile, on another core; `generated_files` takes it.
@@ -130,6 +131,18 @@ class SiteBuild:
     def href(self, n: int, from_page: str) -> str | None:
         return self.layout.href(n, from_page)
 
+    def shown_whole(self, message: Message, from_page: str):
+        return cut_message(self.layout, message, from_page)
+
+    def page_rank(self, src: str) -> int:
+        """Where page `src` comes in the navigation; pages outside it come after."""
+        return self.reading_order.get(src, len(self.reading_order))
+
+    def watched_files(self, docs_dir: str) -> list[str]:
+        """The inputs of the build outside `docs_dir` that a development server must watch."""
+        inside = os.path.commonpath([self.source_path, os.path.abspath(docs_dir)]) == os.path.abspath(docs_dir)
+        return [] if inside else [self.source_path]
+
     def warn(self, text: str) -> None:
         self.log.warning(text)
 
@@ -176,6 +189,25 @@ class SiteBuild:
 
     def _record_outline(self, headings: list[Heading]) -> None:
         self.outlines[self.page.src] = headings
+
+
+def _nav_sources(nav) -> dict[str, int]:
+    """The page sources in a navigation as mkdocs.yml writes it (paths, `{title: path}`,
+    `{title: [...]}`), by their order."""
+    found: dict[str, int] = {}
+
+    def walk(item):
+        if isinstance(item, str):
+            found.setdefault(item, len(found))
+        elif isinstance(item, Mapping):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(nav or [])
+    return found
 
 
 def body_line(source: str | None, body: str) -> int:

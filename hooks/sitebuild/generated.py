@@ -98,4 +98,8 @@ def cited_in_lists(build: SiteBuild, src: str, html: str, pages: SitePages) -> s
     def link_for(citation) -> str:
         return relative_url(pages.url(citation.page) or citation.page, here) + "#" + citation.anchor
 
-    return fill_cited_in(html, build.citations.of_message, link_for, build.title_of)
+    def citations_of(n: int):
+        # In reading order: by the pages' order in the navigation, then on each page.
+        return sorted(build.citations.of_message(n), key=lambda citation: build.page_rank(citation.page))
+
+    return fill_cited_in(html, citations_of, link_for, build.title_of)

@@ -59,7 +59,7 @@ def _site_folder(value):
     if not isinstance(value, str) or not value.strip("/"):
         raise _Invalid("expected a folder name, such as transcript")
     parts = PurePosixPath(value.strip("/")).parts
-    if "\\" in value or any(part in ("..", ".") or part.startswith(".") for part in parts):
+    if not parts or "\\" in value or any(part in ("..", ".") or part.startswith(".") for part in parts):
         raise _Invalid("expected a folder inside the site whose names do not start with '.', such as transcript")
     return "/".join(parts)
 
