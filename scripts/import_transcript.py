@@ -16,11 +16,13 @@ import dataclasses
 import json
 import os
 import re
+import stat
 import sys
 import tempfile
 
 from msgref.redact import Redactor
 from msgref.schema import LOG_TEXT_FIELDS, record_of
+from msgref.transcript import file_kind
 from sitebuild.files import replaced_when_done
 from transcript_formats import FORMAT_NAMES, FORMAT_TITLES, LogError, ReadStats, detect, read_messages
 from transcript_formats.progress import Progress
@@ -41,20 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     except re.error as error:
         parser.error(f"--redact-pattern: not a valid regular expression: {error}")
     try:
-        result = import_log(args.source, args.output, args.format, redactor)
+        import_log(args.source, args.output, args.format, redactor, args.report).close()
     except LogError as error:
         print(error, file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("import stopped; the output file was left as it was", file=sys.stderr)
         return 130
-    try:
-        result.report(args.report)
-    except LogError as error:
-        print(error, file=sys.stderr)
-        return EXIT_BAD_INPUT
-    finally:
-        result.close()
     return EXIT_OK
 
 
@@ -160,18 +155,13 @@ class ImportResult:
         self._redactions.close()
 
 
-def import_log(source: str, output: str, format_name: str, redactor: Redactor | None) -> ImportResult:
-    """Read the log at `source` and write its transcript to `output`, or raise LogError
-    leaving `output` as it was."""
-    try:
-        file = open(source, "rb")
-    except FileNotFoundError:
-        raise LogError(source, None, "file not found") from None
-    except IsADirectoryError:
-        raise LogError(source, None, "is a folder, not a log file") from None
-    except OSError as error:
-        raise LogError(source, None, f"cannot read the file: {error.strerror}") from None
+def import_log(source: str, output: str, format_name: str, redactor: Redactor | None,
+               report_path: str | None = None) -> ImportResult:
+    """Read the log at `source` and write its transcript to `output` and its report to
+    `report_path` (or the standard error), or raise LogError leaving both as they were."""
+    file = _open_log(source)
     with file:
+        _check_outputs(file, source, output, report_path)
         shape = detect(file, source)
         if format_name == "auto":
             if shape.format is None:
@@ -197,12 +187,57 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                         progress.show(file.tell(), result.messages)
                 if result.messages == 0:
                     raise LogError(source, None, f"no messages found in this {FORMAT_TITLES[format_name]} log")
-            progress.close(file.tell(), result.messages)
+                progress.close(file.tell(), result.messages)
+                # Before the transcript replaces the old one: a report that cannot be written leaves both.
+                result.report(report_path)
         except BaseException:
             progress.abandon()
             result.close()
             raise
     return result
+
+
+def _open_log(source: str):
+    """The log, opened to read: only a regular file, which can be read twice (once to
+    detect its format). It is opened without waiting, so that a named pipe is refused at once."""
+    try:
+        handle = os.open(source, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise LogError(source, None, "file not found") from None
+    except OSError as error:
+        raise LogError(source, None, f"cannot read the file: {error.strerror}") from None
+    mode = os.fstat(handle).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(handle)
+        hint = "" if stat.S_ISDIR(mode) else "; save the log to a file and import that"
+        raise LogError(source, None, f"is {file_kind(mode)}, not a log file{hint}")
+    return os.fdopen(handle, "rb")
+
+
+def _check_outputs(log, source: str, output: str, report_path: str | None) -> None:
+    """Refuse an output or report that is the log itself (by any name: a symbolic or hard
+    link is the same file), or a report that is the output."""
+    def same_file(path: str, other: os.stat_result) -> bool:
+        try:
+            found = os.stat(path)
+        except OSError:
+            return False
+        return (found.st_dev, found.st_ino) == (other.st_dev, other.st_ino)
+
+    source_stat = os.fstat(log.fileno())
+    for option, path in (("-o", output), ("--report", report_path)):
+        if path is not None and same_file(path, source_stat):
+            raise LogError(path, None, f"is the log being imported ({source}); {option} must name another file")
+    if report_path is None:
+        return
+    try:
+        output_stat = os.stat(output)
+    except OSError:  # not there yet: the same file only by the same name
+        same = os.path.realpath(report_path) == os.path.realpath(output)
+    else:  # a device or pipe such as /dev/null can take both
+        same = stat.S_ISREG(output_stat.st_mode) and same_file(report_path, output_stat)
+    if same:
+        raise LogError(report_path, None, "is the transcript being written (-o); --report must name another file")
 
 
 def _redact(record: dict, redactor: Redactor, result: ImportResult) -> dict:
@@ -231,8 +266,12 @@ class _atomic_writer:
         self._replacing = replaced_when_done(self.path)
         try:
             temporary = self._replacing.__enter__()
+        except OSError as error:
+            raise LogError(self.path, None, f"cannot write here: {error.strerror}") from None
+        try:
             self.file = open(temporary, "w", encoding="utf-8", newline="\n")
         except OSError as error:
+            self._replacing.__exit__(type(error), error, error.__traceback__)  # removes the temporary file
             raise LogError(self.path, None, f"cannot write here: {error.strerror}") from None
         return self.file
 

@@ -3,18 +3,37 @@ renamed into place only once complete."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from msgref.transcript import file_kind
 
 
 @contextmanager
 def replaced_when_done(path: str | os.PathLike) -> Iterator[str]:
     """A temporary path beside `path` to write; when the block ends without an error it
     is renamed to `path`, replacing what was there, and otherwise removed. OSError
-    tells why the temporary file could not be made or renamed."""
-    folder = os.path.dirname(os.path.abspath(path))
+    tells why the temporary file could not be made or renamed.
+
+    Only a regular file is ever replaced. A symbolic link stays, and the file it points
+    to is replaced; a device or a named pipe (`/dev/null`, `/dev/stdout`) is the path
+    given back, to be written directly; a folder or anything else is refused with OSError.
+    """
+    path = os.path.realpath(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        yield path
+        return
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OSError(errno.EISDIR if stat.S_ISDIR(mode) else errno.EPERM, f"{file_kind(mode)}, which is never replaced", path)
+    folder = os.path.dirname(path)
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".part")
     os.close(handle)
     try:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from msgref.schema import Message
+from msgref.schema import MAX_NESTING, Message, nests_deeper
+
+TOO_DEEP = f"nested deeper than {MAX_NESTING} levels, the most a transcript message may hold"
 
 
 class LogError(Exception):
@@ -28,13 +30,27 @@ def tool_call(name, arguments, line: int, **fields) -> Message:
     return log_message("assistant", "", line, tool_name=str(name or "unknown"), tool_input=arguments, **fields)
 
 
+def parse_json(text: str, path: str, line: int):
+    """The JSON value of `text`, found on `line` of the log at `path`; LogError if it
+    nests deeper than a transcript message may. JSONDecodeError if it is not JSON."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise LogError(path, line, TOO_DEEP) from None
+    if nests_deeper(value, MAX_NESTING):
+        raise LogError(path, line, TOO_DEEP)
+    return value
+
+
 def parse_arguments(arguments):
-    """Tool arguments that a log stores as JSON text become the JSON value."""
+    """Tool arguments that a log stores as JSON text become the JSON value, unless the
+    text is not JSON or nests too deeply for a transcript: such arguments stay text."""
     if isinstance(arguments, str):
         try:
-            return json.loads(arguments)
-        except ValueError:
+            value = json.loads(arguments)
+        except (ValueError, RecursionError):
             return arguments
+        return arguments if nests_deeper(value, MAX_NESTING) else value
     return arguments
 
 

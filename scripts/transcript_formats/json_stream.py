@@ -12,7 +12,7 @@ import codecs
 import json
 import re
 
-from .common import LogError
+from .common import LogError, parse_json
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _STRUCTURE = re.compile(r'["\[\]{}]')
@@ -58,7 +58,7 @@ class JsonDocument:
         end = self._value_end(start)
         text = self._buffer[start:end]
         try:
-            value = json.loads(text)
+            value = parse_json(text, self.path, line)
         except json.JSONDecodeError as error:
             raise LogError(self.path, line + text.count("\n", 0, error.pos), f"not valid JSON: {error.msg}") from None
         self._advance(end)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from .common import LogError
+from .common import LogError, parse_json
 
 
 def read_json_lines(file, path: str) -> Iterator[tuple[int, object]]:
@@ -22,7 +22,7 @@ def read_json_lines(file, path: str) -> Iterator[tuple[int, object]]:
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line)
+            yield number, parse_json(line, path, number)
         except json.JSONDecodeError as error:
             if not raw.endswith(b"\n"):
                 # Only the last line can lack its line break: a log cut off while written.
