@@ -6,7 +6,10 @@
 Reads Claude Code session logs (JSON Lines, or a {"loglines": [...]} export), Codex
 CLI rollouts, OpenAI chat-message lists and ShareGPT conversations, numbers their
 messages by the rule in the README, redacts secrets, and replaces the output
-file only once the whole log has been read.
+file only once the whole log has been read and the report written. It never writes
+over the log (by any name), replaces nothing but a regular file (a device or a named
+pipe is written directly, a symbolic link keeps pointing at the file it replaces),
+and refuses a log that is not a regular file.
 """
 
 from __future__ import annotations
@@ -57,8 +60,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="import_transcript.py",
         description="Write the site's transcript file (JSON Lines) from a coding session's log.",
-        epilog="Exit status: 0 imported, 1 bad input (the output file is left untouched), 2 wrong usage. "
-        "The numbering of messages and the redaction are described in the README.",
+        epilog="Exit status: 0 imported, 1 bad input, or an OUTPUT or report that is SOURCE or cannot be "
+        "replaced (the output and report are left untouched), 2 wrong usage. A device or named pipe as "
+        "OUTPUT or report is written directly. The numbering of messages and the redaction are described "
+        "in the README.",
     )
     parser.add_argument("source", metavar="SOURCE", help="the session log to import")
     parser.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="the transcript file to write")
@@ -80,7 +85,8 @@ def _parser() -> argparse.ArgumentParser:
         "--allow", action="append", default=[], metavar="STRING", help="a string never to redact; repeatable"
     )
     parser.add_argument(
-        "--report", metavar="FILE", help="write the report of skipped lines and redactions to FILE (default: stderr)"
+        "--report", metavar="FILE",
+        help="write the report of skipped lines and redactions to FILE (default: stderr); not SOURCE or OUTPUT"
     )
     return parser
 

@@ -210,3 +210,19 @@ def test_a_tag_alone_keeps_the_paragraph_anchor(convert):
     figure = page.select_one("figure.msg-snippet--full")
     assert figure["id"] == "p-the-quote" and figure.figcaption.a["id"] == "cite-4"
     assert convert.citations.of_message(4)[0].anchor == "cite-4"
+
+
+@pytest.mark.parametrize("source, selector", [
+    ('*Said*{ title="[msg 1]" } here.', "em[title]"),
+    ('[A link](https://example.com/){ title="[msg 1]" } here.', "a[title]"),
+    ('## A heading { title="[msg 1]" }', "h2[title]"),
+])
+def test_a_tag_in_an_attribute_list_stays_in_the_attribute(convert, source, selector):
+    page = convert(source)
+    assert page.select_one(selector)["title"] == "[msg 1]" and page.select("a.msg-ref") == []
+    assert len(convert.warnings) == 1 and "where no citation can stand" in convert.warnings[0]
+
+
+def test_braces_in_prose_are_no_attribute_list(convert):
+    page = convert("The mapping {key=[msg 1]} in prose.")
+    assert page.select_one("a.msg-ref")["id"] == "cite-1" and convert.warnings == []

@@ -210,3 +210,16 @@ def test_the_module_imports_neither_mkdocs_nor_markdown():
         check=True,
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_value_nested_too_deeply_is_refused_with_the_limit():
+    from msgref.redact import NestingError
+
+    value = []
+    for _ in range(150):
+        value = [value]
+    with pytest.raises(NestingError, match="^nests deeper than 100 levels"):
+        Redactor().redact_value(value)
+    for _ in range(51):  # from 151 levels to 100
+        value = value[0]
+    assert Redactor().redact_value(value) == (value, [])

@@ -77,15 +77,19 @@ _ATTRIBUTE_LIST_RE = re.compile(r":?[ ]*(?:[#.][\w-]|[\w-]+=)")
 
 
 def in_attribute_list(text: str, start: int, end: int) -> bool:
-    """True if `text[start:end]` lies inside braces on one line that hold an attribute
-    list, `{ title="…" }` or `{: .class }`, where a link would be written into an attribute."""
+    """True if `text[start:end]` lies inside an attribute list, where a link would be
+    written into an attribute: braces on one line holding `title="…"`, `.class` or `#id`,
+    that end the line (after a paragraph or a heading) or follow an inline element."""
     opening = text.rfind("{", 0, start)
     if opening == -1 or any(char in text[opening:start] for char in "}\n"):
         return False
     closing = text.find("}", end)
     if closing == -1 or any(char in text[end:closing] for char in "{\n"):
         return False
-    return _ATTRIBUTE_LIST_RE.match(text, opening + 1) is not None
+    ends_line = text[closing + 1 :].split("\n", 1)[0].strip(" ") == ""
+    # After Python-Markdown's placeholder of an element (a link, code), or emphasis yet to be made.
+    after_element = opening > 0 and text[opening - 1] in "\x03*_"
+    return (ends_line or after_element) and _ATTRIBUTE_LIST_RE.match(text, opening + 1) is not None
 
 
 def strip_markers(text: str) -> str:
