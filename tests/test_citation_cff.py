@@ -42,11 +42,31 @@ def test_the_validator_rejects_a_broken_file(cff):
         Citation(yaml.safe_dump(broken)).validate()
 
 
+def cff_authors(essay: EssayMetadata) -> list[dict]:
+    """The authors CITATION.cff must list for the settings: the author named by
+    site_author, or, for an unsigned essay, one person whose name is not given."""
+    if essay.author is None:
+        return [{}]
+    person = {"family-names": essay.author.family}
+    if essay.author.given:
+        person["given-names"] = essay.author.given
+    return [person]
+
+
 def test_agrees_with_mkdocs_yml(cff, essay):
     assert cff["title"] == essay.title
     assert cff["version"] == str(essay.edition)
     assert cff["date-released"] == essay.published
-    assert [author["name"] for author in cff["authors"]] == [essay.author_label]
+    assert cff["authors"] == cff_authors(essay)
+
+
+def test_an_unsigned_essay_gets_no_invented_name(cff_text, essay):
+    # What GitHub and reference managers make of the file: cffconvert's exports name no one.
+    assert essay.author is None
+    citation = Citation(cff_text)
+    for export in (citation.as_bibtex(), citation.as_apalike(), citation.as_ris(), citation.as_endnote()):
+        assert "anonymous" not in export.lower()
+    assert "AU  -" not in citation.as_ris() and "%A" not in citation.as_endnote()
 
 
 def test_preferred_citation_is_the_essay(cff, essay):
@@ -55,7 +75,7 @@ def test_preferred_citation_is_the_essay(cff, essay):
     assert work["title"] == essay.title
     assert work["edition"] == str(essay.edition)
     assert work["date-published"] == essay.published
-    assert [author["name"] for author in work["authors"]] == ["Anonymous"]
+    assert work["authors"] == cff_authors(essay)
     assert work["languages"] == [essay.language]
 
 

@@ -13,19 +13,17 @@ from bs4 import BeautifulSoup
 from mkdocs.utils.yaml import yaml_load
 
 from conftest import ROOT
-from essaycite.formats import (
-    apa, bibtex, bibtex_text, chicago, citation_key, csl_json, downloads, mla, ordinal, references, ris,
-    sentence_case,
-)
+from essaycite.exchange import biblatex, bibtex, bibtex_text, csl_json, ris
+from essaycite.formats import apa, chicago, downloads, message_references, mla, ordinal, references, sentence_case
 from essaycite.head import dublin_core_tags, highwire_tags, json_ld, json_ld_script_text
 from essaycite.metadata import EssayMetadata, MetadataError, Part, Person
+from essaycite.work import citation_key
 
 TITLE = "The Silence That Speaks: An Empty Message in an AI-Assisted Coding Session"
 APA_TITLE = "The silence that speaks: An empty message in an AI-assisted coding session"
 SITE = "https://example.org/essay/"  # below a path, as a project site on GitHub Pages is
 CONFIG = {
     "site_name": "The Silence That Speaks",
-    "site_author": "Anonymous",
     "site_url": SITE,
     "site_description": "An essay on one empty message.",
     "theme": {"name": "material", "language": "en"},
@@ -50,7 +48,7 @@ def test_metadata_from_the_settings():
     assert META.edition == 1
     assert META.url == SITE
     assert META.site_name == "The Silence That Speaks"
-    assert META.author is None and META.author_label == "Anonymous"
+    assert META.author is None  # no site_author: the essay is unsigned
     assert META.language == "en"
 
 
@@ -60,7 +58,7 @@ def test_metadata_from_mkdocs_yml():
     assert meta.title == TITLE
     assert meta.published == datetime.date(2026, 12, 2)
     assert meta.edition == 1
-    assert meta.author is None  # site_author: Anonymous
+    assert meta.author is None  # no site_author: the essay is unsigned
     assert meta.url.startswith(("http://", "https://")) and meta.url.endswith("/")
 
 
@@ -95,6 +93,9 @@ def test_metadata_details():
     assert EssayMetadata.from_config(config(site_author="")).author is None
     assert EssayMetadata.from_config(config(site_author="Jane Q. Doe")).author == Person("Doe", "Jane Q.")
     assert EssayMetadata.from_config(config(site_author="Doe, Jane")).author == Person("Doe", "Jane")
+    # "Anonymous" is a name like any other now: a work signed so is cited so.
+    assert EssayMetadata.from_config(config(site_author="Anonymous")).author == Person("Anonymous")
+    assert EssayMetadata.from_config(config(site_author="  ")).author is None
     assert EssayMetadata.from_config(config(essay={"language": "en-GB"})).language == "en-GB"
     with pytest.raises(dataclasses.FrozenInstanceError):
         META.edition = 2
@@ -110,41 +111,60 @@ def test_section_urls_stay_below_the_site():
 
 # --- the styles: exact entries ------------------------------------------------------------
 
+# The forms of a page on a website, as citeproc-js renders them with the official CSL
+# styles (test_citation_processors.py renders them and compares every case).
 @pytest.mark.parametrize("style, part, expected", [
-    (apa, None, f"{APA_TITLE} (1st ed.). (2026, December 2). The Silence That Speaks. {SITE}"),
+    (apa, None, f"{APA_TITLE}. (2026, December 2). {SITE}"),
     (apa, SECTION, "The context: A model that produces garbage. (2026, December 2). "
-                   f"In {APA_TITLE} (1st ed.). The Silence That Speaks. {SITE}context/"),
+                   f"{TITLE}. {SITE}context/"),
     (mla, None, f"{TITLE}. 1st ed., 2 Dec. 2026, {SITE}."),
     (mla, SECTION, f"\u201cThe Context: A Model That Produces Garbage.\u201d {TITLE}, 1st ed., "
                    f"2 Dec. 2026, {SITE}context/."),
-    (chicago, None, f"{TITLE}. 1st ed. December 2, 2026. {SITE}."),
-    (chicago, SECTION, f"\u201cThe Context: A Model That Produces Garbage.\u201d In {TITLE}, 1st ed. "
+    (chicago, None, f"\u201c{TITLE}.\u201d 1st ed. December 2, 2026. {SITE}."),
+    # Chicago: for a page of a site with no author, the site's name stands first.
+    (chicago, SECTION, f"{TITLE}. \u201cThe Context: A Model That Produces Garbage.\u201d 1st ed. "
                        f"December 2, 2026. {SITE}context/."),
 ])
-def test_anonymous_entries_start_with_the_title(style, part, expected):
+def test_unsigned_entries_start_with_the_title(style, part, expected):
     assert style(META, part).text == expected
 
 
 @pytest.mark.parametrize("style, part, expected", [
-    (apa, None, f"Doe, J. Q. (2026, December 2). {APA_TITLE} (1st ed.). Essays Online. {SITE}"),
+    (apa, None, f"Doe, J. Q. (2026, December 2). {APA_TITLE}. Essays Online. {SITE}"),
     (apa, SECTION, "Doe, J. Q. (2026, December 2). The context: A model that produces garbage. "
-                   f"In {APA_TITLE} (1st ed.). Essays Online. {SITE}context/"),
-    (mla, None, f"Doe, Jane Q. {TITLE}. 1st ed., Essays Online, 2 Dec. 2026, {SITE}."),
-    (chicago, SECTION, f"Doe, Jane Q. \u201cThe Context: A Model That Produces Garbage.\u201d In {TITLE}, "
-                       f"1st ed. Essays Online, December 2, 2026. {SITE}context/."),
+                   f"{TITLE}. {SITE}context/"),
+    (mla, None, f"Doe, Jane Q. \u201c{TITLE}.\u201d Essays Online, 1st ed., 2 Dec. 2026, {SITE}."),
+    (chicago, SECTION, f"Doe, Jane Q. \u201cThe Context: A Model That Produces Garbage.\u201d 1st ed. {TITLE}, "
+                       f"December 2, 2026. {SITE}context/."),
 ])
 def test_entries_with_a_named_author(style, part, expected):
     assert style(NAMED, part).text == expected
 
 
+def test_a_message_is_cited_by_its_permanent_address_without_the_essays_author():
+    cited = message_references(NAMED, 5855)
+    url = SITE + "transcript/#msg-5855"
+    assert list(cited) == ["APA", "MLA", "Chicago", "BibTeX", "biblatex"]
+    assert cited["APA"].text == f"Message 5855 of the session transcript. (2026, December 2). {TITLE}. {url}"
+    assert cited["MLA"].text.startswith("\u201cMessage 5855 of the Session Transcript.\u201d")
+    for reference in cited.values():
+        assert url in reference.text and "Doe" not in reference.text  # the session's words, not the author's
+    assert message_references(META, 12, "transcript/2/")["Chicago"].text.endswith(SITE + "transcript/2/#msg-12.")
+
+
 # --- the styles: what every entry carries -------------------------------------------------
 
 STYLE_FACTS = {
-    # style: (its form of the essay title, the date, the edition)
-    "APA": (APA_TITLE, "(2026, December 2)", "(1st ed.)"),
+    # style: (its form of the essay title, the date, the edition: none in APA's web page form)
+    "APA": (APA_TITLE, "(2026, December 2)", ""),
     "MLA": (TITLE, "2 Dec. 2026", "1st ed.,"),
     "Chicago": (TITLE, "December 2, 2026", "1st ed."),
 }
+
+# What each style sets in italics: APA the page's own title, MLA the site (or a work
+# that has none), Chicago nothing (it quotes a page).
+ITALICS = {"APA": lambda part: [sentence_case(part.title) if part else APA_TITLE],
+           "MLA": lambda part: [TITLE], "Chicago": lambda part: []}
 
 
 @pytest.mark.parametrize("part", [None, SECTION, QUESTION], ids=["essay", "section", "anchor"])
@@ -157,13 +177,15 @@ def test_each_entry_carries_url_title_date_and_edition(name, part):
     assert [a["href"] for a in html.find_all("a")] == [url]
     assert reference.text.count(url) == 1
     assert reference.text.endswith(url if name == "APA" else url + ".")  # APA puts no period after a URL
-    assert [i.get_text() for i in html.find_all("i")] == [title]  # only the work's title is italic
+    assert [i.get_text() for i in html.find_all("i")] == ITALICS[name](part)
     assert html.get_text() == reference.text
     assert date in reference.text and edition in reference.text
     assert "Anonymous" not in reference.text
     if part:
         section = sentence_case(part.title) if name == "APA" else part.title
-        assert reference.text.index(section) < reference.text.index(title)
+        assert section in reference.text and TITLE in reference.text  # the page, and its site
+    else:
+        assert title in reference.text
 
 
 @pytest.mark.parametrize("style", [apa, mla, chicago])
@@ -189,9 +211,10 @@ def test_html_escapes_titles_and_urls():
                                             (12, "12th ed."), (13, "13th ed."), (21, "21st ed."), (112, "112th ed.")])
 def test_every_format_names_the_edition(edition, label):
     meta = dataclasses.replace(META, edition=edition)
-    for style in (apa, mla, chicago):
+    for style in (mla, chicago):  # APA's web page form has no edition; its date tells them apart
         assert label in style(meta).text and label in style(meta, SECTION).text
-    assert parse_bibtex(bibtex(meta))[2]["edition"] == str(edition)
+    assert parse_bibtex(bibtex(meta))[2]["howpublished"] == f"{ordinal(edition)} edition"
+    assert parse_bibtex(biblatex(meta, SECTION))[2]["version"] == str(edition)
     assert ("ET", str(edition)) in parse_ris(ris(meta))
     assert json.loads(csl_json(meta))[0]["edition"] == str(edition)
 
@@ -214,7 +237,7 @@ def test_sentence_case(title, expected):
 
 def test_proper_nouns_keep_their_capitals_in_apa():
     meta = dataclasses.replace(META, title="Running Qwen on Blackwell", proper_nouns=("Qwen", "Blackwell"))
-    assert apa(meta).text.startswith("Running Qwen on Blackwell (1st ed.).")
+    assert apa(meta).text.startswith("Running Qwen on Blackwell. (2026, December 2).")
     assert parse_bibtex(bibtex(meta))[2]["title"] == "Running {Qwen} on {Blackwell}"
 
 
@@ -264,23 +287,39 @@ def test_bibtex_entry_of_the_essay():
     assert plain(fields["title"]) == TITLE
     assert "{AI}" in fields["title"]  # kept capitalised by styles that lower-case titles
     assert "author" not in fields  # the essay names no author; styles start with the title
-    assert fields["edition"] == "1"
-    assert (fields["year"], fields["month"], fields["date"]) == ("2026", "dec", "2026-12-02")
-    assert fields["url"] == SITE
+    assert fields["key"] == "The Silence That Speaks"  # what plain sorts by, apalike and natbib label by
+    assert fields["howpublished"] == "1st edition"
+    assert (fields["year"], fields["month"]) == ("2026", "dec")
+    assert fields["note"] == f"\\url{{{SITE}}}"  # plain and apalike know no url field
+    assert sorted(fields) == ["howpublished", "key", "month", "note", "title", "year"]
 
 
 def test_bibtex_entry_of_a_section():
     kind, key, fields = parse_bibtex(bibtex(META, QUESTION))
     assert key == "the-silence-that-speaks-2026-empty-message-p-what-did-it-mean"
     assert plain(fields["title"]) == QUESTION.title
-    container = re.fullmatch(r"Section of \\emph\{(.*)\}", fields["howpublished"])
-    assert container and plain(container.group(1)) == TITLE
-    assert fields["url"] == QUESTION.url
-    assert fields["edition"] == "1" and fields["date"] == "2026-12-02"
+    assert fields["key"] == "The Empty Message"
+    site = re.fullmatch(r"\\emph\{(.*)\}, 1st edition", fields["howpublished"])
+    assert site and plain(site.group(1)) == TITLE
+    assert fields["note"] == f"\\url{{{QUESTION.url}}}"
+
+
+def test_biblatex_entries():
+    kind, key, fields = parse_bibtex(biblatex(META, QUESTION))
+    assert (kind, key) == ("online", citation_key(META, QUESTION))  # the same keys as the BibTeX entries
+    assert plain(fields["title"]) == QUESTION.title and fields["shorttitle"] == "The Empty Message"
+    assert plain(fields["organization"]) == TITLE  # the site it is part of
+    assert (fields["version"], fields["date"], fields["url"]) == ("1", "2026-12-02", QUESTION.url)
+    assert "author" not in fields
+    essay = parse_bibtex(biblatex(NAMED))[2]
+    assert essay["author"] == "Doe, Jane Q." and essay["organization"] == "Essays Online"
 
 
 def test_bibtex_author_when_named():
-    assert parse_bibtex(bibtex(NAMED))[2]["author"] == "Doe, Jane Q."
+    fields = parse_bibtex(bibtex(NAMED))[2]
+    assert fields["author"] == "Doe, Jane Q."
+    assert "key" not in fields  # the author sorts and labels the entry
+    assert fields["howpublished"] == "\\emph{Essays Online}, 1st edition"
 
 
 def test_bibtex_keys_are_stable_distinct_and_safe():
@@ -290,6 +329,8 @@ def test_bibtex_keys_are_stable_distinct_and_safe():
     assert len(set(keys)) == len(keys)
     assert all(re.fullmatch(r"[a-z0-9][a-z0-9-]*", key) for key in keys)
     assert [parse_bibtex(bibtex(META, part))[1] for part in parts] == keys
+    assert [parse_bibtex(biblatex(META, part))[1] for part in parts] == keys
+    assert citation_key(META, META.message(5855)) == "the-silence-that-speaks-2026-transcript-msg-5855"
 
 
 @pytest.mark.parametrize("title", [
@@ -311,7 +352,8 @@ def test_bibtex_text_protects_words_with_inner_capitals():
 
 def test_bibtex_url_is_encoded_only_where_needed():
     part = Part("Odd", SITE + "a b/{x}#p-1")
-    assert parse_bibtex(bibtex(META, part))[2]["url"] == SITE + "a%20b/%7Bx%7D#p-1"
+    assert parse_bibtex(bibtex(META, part))[2]["note"] == "\\url{" + SITE + "a%20b/%7Bx%7D#p-1}"
+    assert parse_bibtex(biblatex(META, part))[2]["url"] == SITE + "a%20b/%7Bx%7D#p-1"
 
 
 # --- RIS -----------------------------------------------------------------------------------
@@ -351,6 +393,13 @@ def test_ris_record_of_a_section_and_with_an_author():
     assert dict(parse_ris(ris(NAMED)))["T2"] == "Essays Online"
 
 
+def test_ris_record_of_a_message():
+    fields = dict(parse_ris(ris(NAMED, NAMED.message(5855))))
+    assert fields["TI"] == "Message 5855 of the Session Transcript"
+    assert fields["T2"] == TITLE and fields["UR"] == SITE + "transcript/#msg-5855"
+    assert "AU" not in fields
+
+
 def test_ris_values_stay_on_one_line():
     meta = dataclasses.replace(META, title="Two\nlines\r\nhere")
     assert dict(parse_ris(ris(meta)))["TI"] == "Two lines here"
@@ -372,7 +421,8 @@ def test_csl_json_of_the_essay():
 
 
 def test_csl_json_of_a_section_with_an_author():
-    [item] = json.loads(csl_json(NAMED, QUESTION))
+    essay, item = json.loads(csl_json(NAMED, [QUESTION]))
+    assert essay["container-title"] == "Essays Online"
     assert item["title"] == QUESTION.title
     assert item["container-title"] == TITLE
     assert item["URL"] == QUESTION.url
@@ -380,18 +430,29 @@ def test_csl_json_of_a_section_with_an_author():
     assert item["id"] == citation_key(NAMED, QUESTION)
 
 
-def test_downloads_of_the_whole_essay():
-    files = {download.filename: download for download in downloads(META)}
-    assert sorted(files) == ["essay.bib", "essay.json", "essay.ris"]
-    assert parse_bibtex(files["essay.bib"].text)[2]["url"] == SITE
-    assert dict(parse_ris(files["essay.ris"].text))["UR"] == SITE
-    assert json.loads(files["essay.json"].text)[0]["URL"] == SITE
+def test_downloads_hold_the_essay_and_every_section():
+    parts = [SECTION, QUESTION]
+    files = {download.filename: download for download in downloads(META, parts)}
+    assert sorted(files) == ["essay-biblatex.bib", "essay.bib", "essay.json", "essay.ris"]
+    urls = [SITE, SECTION.url, QUESTION.url]
+    entries = [chunk for chunk in re.split(r"\n(?=@)", files["essay.bib"].text)]
+    assert [parse_bibtex(entry)[2]["note"] for entry in entries] == [f"\\url{{{url}}}" for url in urls]
+    entries = [chunk for chunk in re.split(r"\n(?=@)", files["essay-biblatex.bib"].text)]
+    assert [parse_bibtex(entry)[2]["url"] for entry in entries] == urls
+    records = [record + "ER  - \r\n" for record in files["essay.ris"].text.split("ER  - \r\n")[:-1]]
+    assert [dict(parse_ris(record))["UR"] for record in records] == urls
+    items = json.loads(files["essay.json"].text)
+    assert [item["URL"] for item in items] == urls
+    assert [item["id"] for item in items] == [citation_key(META, part) for part in [None, *parts]]
+    assert [item.get("container-title") for item in items] == [None, TITLE, TITLE]
     assert files["essay.json"].media_type == "application/vnd.citationstyles.csl+json"
+    assert [d.label for d in downloads(META)] == ["BibTeX", "biblatex", "RIS", "CSL-JSON"]
 
 
 # --- <head> metadata ---------------------------------------------------------------------------
 
-HIGHWIRE_REQUIRED = ["citation_title", "citation_author", "citation_publication_date", "citation_online_date",
+# citation_author only when the settings name the author: Google Scholar asks for real authors.
+HIGHWIRE_REQUIRED = ["citation_title", "citation_publication_date", "citation_online_date",
                      "citation_fulltext_html_url", "citation_language", "citation_pdf_url"]
 
 
@@ -401,7 +462,7 @@ def test_highwire_tags():
     assert sorted(names) == sorted(HIGHWIRE_REQUIRED)  # each present, once
     content = dict(tags)
     assert content["citation_title"] == TITLE
-    assert content["citation_author"] == "Anonymous"  # Google Scholar requires an author tag
+    assert "citation_author" not in content  # unsigned: no name is invented
     assert content["citation_publication_date"] == content["citation_online_date"] == "2026/12/02"
     assert content["citation_fulltext_html_url"] == SITE + "print/"
     assert content["citation_pdf_url"] == SITE + "essay.pdf"
@@ -419,7 +480,7 @@ def test_highwire_tags_without_a_pdf_and_with_an_author():
 def test_dublin_core_tags():
     content = dict(dublin_core_tags(META))
     assert content["DC.title"] == TITLE
-    assert content["DC.creator"] == "Anonymous"
+    assert "DC.creator" not in content
     assert datetime.date.fromisoformat(content["DC.date"]) == META.published
     assert content["DC.identifier"] == SITE
     assert content["DC.language"] == "en"
@@ -432,7 +493,8 @@ def test_json_ld_parses_and_lists_the_sections():
     assert data["@context"] == "https://schema.org"
     assert data["@type"] == "ScholarlyArticle"
     assert data["headline"] == data["name"] == TITLE
-    assert data["author"] == {"@type": "Person", "name": "Anonymous"}
+    assert "author" not in data
+    assert json_ld(NAMED)["author"] == {"@type": "Person", "name": "Jane Q. Doe"}
     assert datetime.date.fromisoformat(data["datePublished"]) == META.published
     assert data["version"] == "1"
     assert data["url"] == SITE

@@ -1,35 +1,41 @@
-"""Citations of the essay, or of one of its sections, in the usual styles and exchange formats.
+"""Citations of the essay, of a section, or of a message of its transcript.
 
-Styles (APA 7, MLA 9, Chicago 17 bibliography) give a `Reference`: the plain text, and
-HTML with titles in italics and the URL as a link. Exchange formats (BibTeX, RIS,
-CSL-JSON) give text to offer as a download or to copy.
+Styles (APA 7, MLA 9, Chicago 18 bibliography) give a `Reference`: the plain text, and
+HTML with titles in italics and the URL as a link. Each is the entry that citeproc-js
+(the engine of Zotero and Mendeley) renders with the official CSL style from the work's
+CSL-JSON item (`exchange.csl_item`), so that what a reader copies and what their
+reference manager makes of the downloads agree; the tests render both and compare.
 
-Every citation names the edition, even the first, which the styles would usually leave
-out: readers must be able to tell which text of the essay they cite.
+Every work is a CSL `webpage`: the essay is a website, and each section or message a
+page of it, with the essay as the site (`container-title`). It is what the three styles
+render as published on the web: APA 7 has no chapter pattern for the parts of an
+authored web work, but a page on a website ("*Page*. (date). Site. URL"); MLA puts the
+page in quotes and the site in italics; Chicago quotes the page. MLA and Chicago print
+the edition ("1st ed."); APA's web page form has no place for one, and the official APA
+style leaves it out too; there the date, which changes with each edition, tells them
+apart. Types that would print the edition in APA (document, report, book) turn the
+sections into chapters "In" the essay, or lose the day of publication.
 
-When the essay names no author, APA, MLA and Chicago start the entry with the title;
-BibTeX, RIS and CSL-JSON leave the author out, so that the reader's own style applies
-the same rule. "Anonymous" is written only where the style asks for it: when a work is
-signed "Anonymous", and this text is not.
+When the essay is unsigned, each style applies its rule for a work without an author:
+the title takes the author's place (Chicago: the site's name, for a page of a site).
 """
 
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import quote
 
+from . import exchange
 from .metadata import EssayMetadata, Part, Person
+from .work import ordinal, work
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July",
           "August", "September", "October", "November", "December")
-# MLA abbreviates months of more than four letters.
+# MLA abbreviates months of more than four letters (CSL's en-US short forms).
 MLA_MONTHS = ("Jan.", "Feb.", "Mar.", "Apr.", "May", "June", "July",
               "Aug.", "Sept.", "Oct.", "Nov.", "Dec.")
-BIBTEX_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 @dataclass(frozen=True)
@@ -56,11 +62,24 @@ class Reference:
         return "".join(out)
 
 
+def _typographic(text: str, opening: str = "\u201c", closing: str = "\u201d") -> str:
+    """Straight quotes made typographic, as CSL processors print them: apostrophes, and
+    double quotes in pairs (single ones inside a quoted title)."""
+    out, first = [], True
+    for char in text.replace("'", "\u2019"):
+        if char == '"':
+            char, first = (opening if first else closing), not first
+        out.append(char)
+    return "".join(out)
+
+
 class _Runs:
     def __init__(self):
         self._runs: list[tuple[str, str]] = []
 
     def add(self, text: str, kind: str = "text") -> _Runs:
+        if kind != "url":
+            text = _typographic(text)
         if self._runs and self._runs[-1][0] == kind:
             self._runs[-1] = (kind, self._runs[-1][1] + text)
         elif text:
@@ -79,11 +98,6 @@ class _Runs:
 
 # --- shared wording -------------------------------------------------------
 
-def ordinal(n: int) -> str:
-    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def edition_label(edition: int) -> str:
     return f"{ordinal(edition)} ed."
 
@@ -95,24 +109,13 @@ def closed(text: str, mark: str = ".") -> str:
 
 def _quoted(title: str) -> str:
     """A title in double quotes, the closing period inside; quotes within become single."""
-    inner, opening = [], True
-    for char in title:
-        if char == '"':
-            char = "\u2018" if opening else "\u2019"
-            opening = not opening
-        inner.append({"\u201c": "\u2018", "\u201d": "\u2019"}.get(char, char))
-    return f"\u201c{closed(''.join(inner))}\u201d"
+    inner = _typographic(title, "\u2018", "\u2019").replace("\u201c", "\u2018").replace("\u201d", "\u2019")
+    return f"\u201c{closed(inner)}\u201d"
 
 
 def _italic_title(runs: _Runs, title: str) -> _Runs:
     """An italic title closed by a roman period, unless it ends in a mark of its own."""
     return runs.italic(title).add("" if title.endswith(("?", "!", ".")) else ".")
-
-
-def site_is_title(meta: EssayMetadata) -> bool:
-    """Whether the site's name is only the essay's (short) title, so naming it adds nothing."""
-    site, title = meta.site_name.casefold(), meta.title.casefold()
-    return site == title or title.startswith(site + ":")
 
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -145,200 +148,66 @@ def _apa_author(person: Person) -> str:
     return f"{person.family}, {initials}" if initials else person.family
 
 
-def apa(meta: EssayMetadata, part: Part | None = None) -> Reference:
-    """APA 7, as a webpage; a section as a part "In" the essay (the chapter pattern).
+def _long_date(date) -> str:
+    return f"{MONTHS[date.month - 1]} {date.day}, {date.year}"
 
-    Without an author the title takes the author's place, before the date. Titles are in
-    sentence case; the essay's title is italic; the site name is given as for a webpage.
+
+def apa(meta: EssayMetadata, part: Part | None = None) -> Reference:
+    """APA 7, a page on a website: "Author. (date). *Title*. Site. URL"; without an
+    author the title takes the author's place, before the date.
+
+    The title is in sentence case, as APA requires and CSL cannot do (its styles print
+    titles as stored); that is the one way this differs from citeproc-js's entry.
     """
-    date = f"({meta.published.year}, {MONTHS[meta.published.month - 1]} {meta.published.day})."
-    essay_title = sentence_case(meta.title, meta.proper_nouns)
-    edition = f" ({edition_label(meta.edition)}). "
-    section = closed(sentence_case(part.title, meta.proper_nouns)) if part else ""
+    w = work(meta, part)
+    date = f"({w.published.year}, {MONTHS[w.published.month - 1]} {w.published.day})."
+    title = sentence_case(w.title, meta.proper_nouns)
     runs = _Runs()
-    if meta.author:
-        runs.add(f"{closed(_apa_author(meta.author))} {date} ")
-        runs.add(f"{section} In " if part else "").italic(essay_title).add(edition)
-    elif part:
-        runs.add(f"{section} {date} In ").italic(essay_title).add(edition)
+    if w.author:
+        _italic_title(runs.add(f"{closed(_apa_author(w.author))} {date} "), title).add(" ")
     else:
-        runs.italic(essay_title).add(f"{edition}{date} ")
-    # APA ends on the URL, with no period after it.
-    return runs.add(closed(meta.site_name) + " ").url(part.url if part else meta.url).reference()
+        _italic_title(runs, title).add(f" {date} ")
+    if w.container:
+        runs.add(closed(w.container) + " ")
+    return runs.url(w.url).reference()  # APA puts no period after the URL
 
 
 # --- MLA 9 -------------------------------------------------------------------
 
 def mla(meta: EssayMetadata, part: Part | None = None) -> Reference:
-    """MLA 9: a section in quotes, the essay in italics as its container, then version
-    (edition), publisher (the site, left out when it is only the essay's title), date, URL.
+    """MLA 9: a page in quotes with its site in italics as the container, or a work
+    without a container in italics; then version (edition), date, URL.
 
     The URL is kept whole, scheme included, so that it is the exact address to follow.
     """
+    w = work(meta, part)
     runs = _Runs()
-    if meta.author:
-        runs.add(closed(meta.author.inverted) + " ")
-    if part:
-        runs.add(_quoted(part.title) + " ").italic(meta.title).add(", ")
+    if w.author:
+        runs.add(closed(w.author.inverted) + " ")
+    if w.container:
+        runs.add(_quoted(w.title) + " ").italic(w.container).add(", ")
     else:
-        _italic_title(runs, meta.title).add(" ")
-    runs.add(edition_label(meta.edition) + ", ")
-    if not site_is_title(meta):
-        runs.add(meta.site_name + ", ")
-    date = meta.published
-    runs.add(f"{date.day} {MLA_MONTHS[date.month - 1]} {date.year}, ")
-    return runs.url(part.url if part else meta.url).add(".").reference()
+        _italic_title(runs, w.title).add(" ")
+    date = w.published
+    runs.add(f"{edition_label(w.edition)}, {date.day} {MLA_MONTHS[date.month - 1]} {date.year}, ")
+    return runs.url(w.url).add(".").reference()
 
 
-# --- Chicago 17 (notes and bibliography: the bibliography entry) ----------------
+# --- Chicago 18 (notes and bibliography: the bibliography entry) ----------------
 
 def chicago(meta: EssayMetadata, part: Part | None = None) -> Reference:
-    """Chicago 17 bibliography entry: the essay in italics as a standalone work, a section
-    in quotes "In" it (the chapter pattern); then edition, publisher (the site, left out
-    when it is only the essay's title), date, URL. Without an author it starts with the title."""
+    """Chicago 18 bibliography entry for website content: the page in quotes, edition,
+    the site, date, URL. Without an author the site's name stands first, in its place."""
+    w = work(meta, part)
     runs = _Runs()
-    if meta.author:
-        runs.add(closed(meta.author.inverted) + " ")
-    if part:
-        runs.add(_quoted(part.title) + " In ").italic(meta.title).add(f", {edition_label(meta.edition)} ")
-    else:
-        _italic_title(runs, meta.title).add(f" {edition_label(meta.edition)} ")
-    date = meta.published
-    when = f"{MONTHS[date.month - 1]} {date.day}, {date.year}."
-    runs.add(when if site_is_title(meta) else f"{meta.site_name}, {when}")
-    return runs.add(" ").url(part.url if part else meta.url).add(".").reference()
-
-
-# --- BibTeX ----------------------------------------------------------------------
-
-# BibTeX counts every brace, escaped or not, to find a field's end: a lone brace is
-# written as a command, never as \{ or \}.
-_BIBTEX_ESCAPES = {
-    "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "&": r"\&", "%": r"\%",
-    "$": r"\$", "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-}
-
-
-def bibtex_text(value: str, keep: Iterable[str] = ()) -> str:
-    """A field value for BibTeX: LaTeX's special characters escaped, and words whose case
-    must survive a style's lower-casing (AI, proper nouns) protected in braces."""
-    keep = set(keep)
-    out = []
-    for token in re.finditer(r"[^\W\d_]+|\s+|.", value):
-        text = token.group()
-        if text.isspace():
-            out.append(" ")
-        elif _WORD.fullmatch(text) and (text in keep or any(c.isupper() for c in text[1:])):
-            out.append("{" + text + "}")
-        else:
-            out.append(_BIBTEX_ESCAPES.get(text, text))
-    return "".join(out).strip()
-
-
-def bibtex_url(url: str) -> str:
-    # The url field is read verbatim: only characters that would break the entry's
-    # braces or spacing need percent-encoding.
-    return quote(url, safe="/:?#[]@!$&'()*+,;=%-._~")
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def citation_key(meta: EssayMetadata, part: Part | None = None) -> str:
-    """A stable key: the site's name and year, and for a section its place in the site
-    ("silence-that-speaks-2026-context")."""
-    key = f"{_slug(meta.site_name) or 'essay'}-{meta.published.year}"
-    if part:
-        place = part.url[len(meta.url):] if part.url.startswith(meta.url) else ""
-        key += "-" + (_slug(place) or _slug(part.title) or "part")
-    return key
-
-
-def bibtex(meta: EssayMetadata, part: Part | None = None) -> str:
-    """A @misc entry: the one type every BibTeX style and biblatex know. biblatex reads
-    date, url and edition; classic styles read year, month and howpublished.
-
-    No author field when the essay names none: `author = {Anonymous}` would make every
-    style print a name the text does not carry; without it styles start with the title.
-    """
-    fields: list[tuple[str, str]] = []
-    if meta.author:
-        fields.append(("author", "{" + bibtex_text(meta.author.inverted) + "}"))
-    if part:
-        fields.append(("title", "{" + bibtex_text(part.title, meta.proper_nouns) + "}"))
-        container = bibtex_text(meta.title, meta.proper_nouns)
-        fields.append(("howpublished", "{Section of \\emph{" + container + "}}"))
-    else:
-        fields.append(("title", "{" + bibtex_text(meta.title, meta.proper_nouns) + "}"))
-    date = meta.published
-    fields += [
-        ("edition", "{" + str(meta.edition) + "}"),
-        ("year", "{" + str(date.year) + "}"),
-        ("month", BIBTEX_MONTHS[date.month - 1]),  # the styles' month macro, unbraced
-        ("date", "{" + date.isoformat() + "}"),
-        ("url", "{" + bibtex_url(part.url if part else meta.url) + "}"),
-    ]
-    body = ",\n".join(f"  {name} = {value}" for name, value in fields)
-    return f"@misc{{{citation_key(meta, part)},\n{body}\n}}\n"
-
-
-# --- RIS -------------------------------------------------------------------------
-
-def ris(meta: EssayMetadata, part: Part | None = None) -> str:
-    """One RIS record, type ELEC (web page): "TAG  - value" lines ending in CRLF, as the
-    format's specification has them. For a section, T2 names the essay."""
-    def line(tag: str, value: str) -> str:
-        return f"{tag}  - {' '.join(value.split())}\r\n"  # a value is one line
-
-    date = meta.published
-    lines = [line("TY", "ELEC"), line("TI", part.title if part else meta.title)]
-    if part:
-        lines.append(line("T2", meta.title))
-    elif not site_is_title(meta):
-        lines.append(line("T2", meta.site_name))
-    if meta.author:
-        lines.append(line("AU", meta.author.inverted))
-    lines += [
-        line("PY", str(date.year)),
-        line("DA", f"{date.year:04d}/{date.month:02d}/{date.day:02d}"),
-        line("ET", str(meta.edition)),
-        line("UR", part.url if part else meta.url),
-        line("LA", meta.language),
-        line("ID", citation_key(meta, part)),
-        line("ER", ""),
-    ]
-    return "".join(lines)
-
-
-# --- CSL-JSON ----------------------------------------------------------------------
-
-def csl_item(meta: EssayMetadata, part: Part | None = None) -> dict:
-    """A CSL-JSON item of type webpage; for a section, container-title names the essay."""
-    date = meta.published
-    item = {"id": citation_key(meta, part), "type": "webpage"}
-    if meta.author:
-        person = {"family": meta.author.family}
-        if meta.author.given:
-            person["given"] = meta.author.given
-        item["author"] = [person]
-    item["title"] = part.title if part else meta.title
-    if part:
-        item["container-title"] = meta.title
-    elif not site_is_title(meta):
-        item["container-title"] = meta.site_name
-    item.update({
-        "edition": str(meta.edition),
-        "issued": {"date-parts": [[date.year, date.month, date.day]]},
-        "URL": part.url if part else meta.url,
-        "language": meta.language,
-    })
-    return item
-
-
-def csl_json(meta: EssayMetadata, part: Part | None = None) -> str:
-    """A CSL-JSON document: an array of one item, as reference managers import it."""
-    return json.dumps([csl_item(meta, part)], ensure_ascii=False, indent=2) + "\n"
+    if w.author:
+        runs.add(closed(w.author.inverted) + " ")
+    elif w.container:
+        runs.add(closed(w.container) + " ")
+    runs.add(f"{_quoted(w.title)} {edition_label(w.edition)} ")
+    if w.author and w.container:
+        runs.add(w.container + ", ")
+    return runs.add(closed(_long_date(w.published)) + " ").url(w.url).add(".").reference()
 
 
 # --- everything at once ------------------------------------------------------------
@@ -347,23 +216,39 @@ STYLES = (("APA", apa), ("MLA", mla), ("Chicago", chicago))
 
 
 def references(meta: EssayMetadata, part: Part | None = None) -> dict[str, Reference]:
-    """The essay's or a section's citation in each style, by style name, plus BibTeX."""
+    """The citation of the essay, a section or a message in each style, by style name,
+    plus BibTeX (for BibTeX's styles) and biblatex."""
     result = {name: style(meta, part) for name, style in STYLES}
-    result["BibTeX"] = Reference((("text", bibtex(meta, part)),))
+    result["BibTeX"] = Reference((("text", exchange.bibtex(meta, part)),))
+    result["biblatex"] = Reference((("text", exchange.biblatex(meta, part)),))
     return result
+
+
+def message_references(meta: EssayMetadata, number: int, path: str = "transcript/") -> dict[str, Reference]:
+    """Message `number`'s citation in each style, with its permanent address on the
+    transcript page `path` (MkDocs' `page.url` of the page that holds it)."""
+    return references(meta, meta.message(number, path))
 
 
 @dataclass(frozen=True)
 class Download:
     filename: str
+    label: str  # the format's name, for a link
     media_type: str
     text: str
 
 
-def downloads(meta: EssayMetadata) -> tuple[Download, ...]:
-    """The whole essay's citation files, under suggested names."""
+def downloads(meta: EssayMetadata, parts: Iterable[Part] = ()) -> tuple[Download, ...]:
+    """The citation files: the whole essay and each of its `parts` (the sections, in
+    reading order), under suggested names."""
+    works = [None, *parts]
     return (
-        Download("essay.bib", "application/x-bibtex", bibtex(meta)),
-        Download("essay.ris", "application/x-research-info-systems", ris(meta)),
-        Download("essay.json", "application/vnd.citationstyles.csl+json", csl_json(meta)),
+        Download("essay.bib", "BibTeX", "application/x-bibtex",
+                 "\n".join(exchange.bibtex(meta, part) for part in works)),
+        Download("essay-biblatex.bib", "biblatex", "application/x-bibtex",
+                 "\n".join(exchange.biblatex(meta, part) for part in works)),
+        Download("essay.ris", "RIS", "application/x-research-info-systems",
+                 "".join(exchange.ris(meta, part) for part in works)),
+        Download("essay.json", "CSL-JSON", "application/vnd.citationstyles.csl+json",
+                 exchange.csl_json(meta, parts)),
     )

@@ -8,9 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
-# The label used where a record must name an author and the essay names none.
-ANONYMOUS = "Anonymous"
-
 
 class MetadataError(ValueError):
     """A metadata setting is missing or malformed; the message names the setting."""
@@ -44,10 +41,19 @@ class Person:
 
 @dataclass(frozen=True)
 class Part:
-    """A section of the essay: a page (its URL) or a heading on a page (URL + "#anchor")."""
+    """A part of the essay: a section (a page, its URL, or a heading on a page, URL +
+    "#anchor"), a paragraph, or a message of the transcript."""
 
     title: str
     url: str
+    # The short form of the title: what author-date styles cite an unsigned work by.
+    short_title: str = ""
+    # False for a message: its words are the session's, not the essay's author's.
+    by_author: bool = True
+
+    @property
+    def short(self) -> str:
+        return self.short_title or self.title.split(":", 1)[0].strip() or self.title
 
 
 @dataclass(frozen=True)
@@ -77,8 +83,10 @@ class EssayMetadata:
             raise MetadataError(f"site_url: expected an absolute http(s) address ending in '/', got {self.url!r}")
 
     @property
-    def author_label(self) -> str:
-        return self.author.display if self.author else ANONYMOUS
+    def imprint(self) -> str:
+        """A line for the page footer: the author when there is one, the date, the edition."""
+        byline = f"{self.author.display} · " if self.author else ""
+        return f"{byline}published {self.published.isoformat()} · edition {self.edition}"
 
     def url_for(self, path: str = "", anchor: str | None = None) -> str:
         """The absolute URL of a page of the site (MkDocs' `page.url`, such as "context/")."""
@@ -91,13 +99,19 @@ class EssayMetadata:
     def part(self, title: str, path: str = "", anchor: str | None = None) -> Part:
         return Part(title, self.url_for(path, anchor))
 
+    def message(self, number: int, path: str = "transcript/") -> Part:
+        """Message `number` of the transcript, at its permanent address on the transcript
+        page `path` (MkDocs' `page.url` of the page that holds it)."""
+        return Part(f"Message {number} of the Session Transcript", self.url_for(path, f"msg-{number}"),
+                    short_title=f"Message {number}", by_author=False)
+
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> EssayMetadata:
         """Read the metadata from MkDocs' configuration, or the same keys in a plain dict.
 
         Used: site_name, site_author, site_url, site_description, theme.language, and
         under extra.essay: title, published, edition, and optionally language and
-        proper_nouns. A site_author of "Anonymous" (or none) means the essay names no author.
+        proper_nouns. No site_author, or an empty one, means the essay is unsigned.
         """
         essay = (config.get("extra") or {}).get("essay") or {}
         if not isinstance(essay, Mapping):
@@ -114,7 +128,7 @@ class EssayMetadata:
             edition=_as_edition(essay.get("edition")),
             url=str(site_url) if str(site_url).endswith("/") else f"{site_url}/",
             site_name=str(config.get("site_name") or "").strip() or _required_text(essay, "title"),
-            author=None if author.casefold() in ("", ANONYMOUS.casefold()) else Person.parse(author),
+            author=Person.parse(author) if author else None,
             language=str(essay.get("language") or theme_language or "en"),
             description=" ".join(str(config.get("site_description") or "").split()),
             proper_nouns=tuple(str(word) for word in essay.get("proper_nouns") or ()),
