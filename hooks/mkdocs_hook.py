@@ -1,8 +1,6 @@
-"""MkDocs hook: runs the site's build (`sitebuild.SiteBuild`) at MkDocs' events.
-
-The build is made when the configuration is read and handed to the Markdown parser with
-its extensions, where every later event finds it. This file only translates MkDocs' objects.
-"""
+"""MkDocs hook: runs the site's build (`sitebuild.SiteBuild`) at MkDocs' events. The build
+is made from the configuration and handed to the Markdown parser with its extensions,
+where every later event finds it; this file only translates MkDocs' objects."""
 
 from __future__ import annotations
 
@@ -48,13 +46,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 @_reported
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     build = SiteBuild.of(config.markdown_extensions)
-    source = files.get_file_from_path(os.path.relpath(build.source_path, config.docs_dir))
-    if source is not None and os.path.abspath(source.abs_src_path) == build.source_path:
-        files.remove(source)  # the raw transcript is an input, not a page or asset
-    pages = {file.src_uri: file.content_string for file in files.documentation_pages()}
-    for made in build.generated_files(pages):
-        inclusion = InclusionLevel.UNDEFINED if made.in_nav else InclusionLevel.NOT_IN_NAV
-        files.append(File.generated(config, made.src, content=made.content, inclusion=inclusion))
+    for raw in [f for f in files if f.abs_src_path and os.path.abspath(f.abs_src_path) == build.source_path]:
+        files.remove(raw)  # the raw transcript is an input, not a page or asset
+    _add(files, config, build.generated_files({file.src_uri: file.content_string for file in files.documentation_pages()}))
     return files
 
 
@@ -79,6 +73,7 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
         if file.page is not None and file.page.content is not None:
             file.page.content = build.finish_page(file.src_uri, file.page.content, pages)
             file.page.meta["head"] = build.head(file.src_uri, pages)  # written by the theme's extrahead block
+    _add(files, config, build.finished_files(pages))  # MkDocs writes the files after this event
     return env
 
 
@@ -86,6 +81,12 @@ def on_serve(server, config: MkDocsConfig, builder):
     for path in SiteBuild.of(config.markdown_extensions).watched_files(config.docs_dir):
         server.watch(path)  # a transcript outside docs/: editing it rebuilds the site too
     return server
+
+
+def _add(files: Files, config: MkDocsConfig, made) -> None:
+    for file in made:
+        inclusion = InclusionLevel.UNDEFINED if file.in_nav else InclusionLevel.NOT_IN_NAV
+        files.append(File.generated(config, file.src, content=file.content, inclusion=inclusion))
 
 
 def _site_pages(files: Files) -> SimpleNamespace:

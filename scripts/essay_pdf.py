@@ -131,7 +131,8 @@ def print_to_pdf(site: Path, output: Path, page: str = DEFAULT_PAGE, chromium: s
 @dataclass
 class PrintedPage:
     """What the printed page says of itself: the site's public address (from its
-    canonical link), the essay's title and its authors (from its Dublin Core tags)."""
+    canonical link), its title (Open Graph's) and its authors (`<meta name="author">`,
+    which the theme writes from site_author)."""
 
     site_url: str | None = None
     title: str | None = None
@@ -160,9 +161,9 @@ class _HeadReader(HTMLParser):
         attributes = dict(attrs)
         if tag == "link" and attributes.get("rel") == "canonical":
             self.page.site_url = attributes.get("href")
-        elif tag == "meta" and attributes.get("name") == "DC.title":
+        elif tag == "meta" and attributes.get("property") == "og:title":
             self.page.title = attributes.get("content")
-        elif tag == "meta" and attributes.get("name") == "DC.creator" and attributes.get("content"):
+        elif tag == "meta" and attributes.get("name") == "author" and attributes.get("content"):
             self.page.authors.append(attributes["content"])
 
 

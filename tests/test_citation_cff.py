@@ -10,6 +10,7 @@ from mkdocs.utils.yaml import yaml_load
 
 from conftest import ROOT
 from essaycite.metadata import EssayMetadata
+from sitebuild.settings import essay_metadata
 
 CFF = ROOT / "CITATION.cff"
 
@@ -26,7 +27,7 @@ def cff(cff_text) -> dict:
 
 @pytest.fixture(scope="module")
 def essay() -> EssayMetadata:
-    return EssayMetadata.from_config(yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
+    return essay_metadata(yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
 
 
 def test_valid_against_the_cff_1_2_0_schema(cff_text):

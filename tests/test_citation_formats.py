@@ -16,8 +16,9 @@ from conftest import ROOT
 from essaycite.exchange import biblatex, bibtex, bibtex_text, csl_json, ris
 from essaycite.formats import apa, chicago, downloads, message_references, mla, ordinal, references, sentence_case
 from essaycite.head import dublin_core_tags, highwire_tags, json_ld, json_ld_script_text
-from essaycite.metadata import EssayMetadata, MetadataError, Part, Person
+from essaycite.metadata import MetadataError, Part, Person
 from essaycite.work import citation_key
+from sitebuild.settings import SettingsError, essay_metadata
 
 TITLE = "The Silence That Speaks: An Empty Message in an AI-Assisted Coding Session"
 APA_TITLE = "The silence that speaks: An empty message in an AI-assisted coding session"
@@ -29,7 +30,7 @@ CONFIG = {
     "theme": {"name": "material", "language": "en"},
     "extra": {"essay": {"title": TITLE, "published": datetime.date(2026, 12, 2), "edition": 1}},
 }
-META = EssayMetadata.from_config(CONFIG)
+META = essay_metadata(CONFIG)
 SECTION = META.part("The Context: A Model That Produces Garbage", "context/")
 QUESTION = META.part("The Empty Message: What Did the User Mean?", "empty-message/", "p-what-did-it-mean")
 NAMED = dataclasses.replace(META, author=Person("Doe", "Jane Q."), site_name="Essays Online")
@@ -54,7 +55,7 @@ def test_metadata_from_the_settings():
 
 def test_metadata_from_mkdocs_yml():
     settings = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    meta = EssayMetadata.from_config(settings)
+    meta = essay_metadata(settings)
     assert meta.title == TITLE
     assert meta.published == datetime.date(2026, 12, 2)
     assert meta.edition == 1
@@ -67,7 +68,7 @@ def test_metadata_from_mkdocs_yml():
     (datetime.datetime(2026, 12, 2, 9, 30), datetime.date(2026, 12, 2)),
 ])
 def test_publication_date_forms(value, expected):
-    assert EssayMetadata.from_config(config(essay={"published": value})).published == expected
+    assert essay_metadata(config(essay={"published": value})).published == expected
 
 
 @pytest.mark.parametrize("changes, setting", [
@@ -83,20 +84,20 @@ def test_publication_date_forms(value, expected):
     ({"site_url": "127.0.0.1:8000/"}, "site_url"),
 ])
 def test_malformed_metadata_names_the_setting(changes, setting):
-    with pytest.raises(MetadataError, match=re.escape(setting)):
-        EssayMetadata.from_config(config(**changes))
+    with pytest.raises((SettingsError, MetadataError), match=re.escape(setting)):
+        essay_metadata(config(**changes))
 
 
 def test_metadata_details():
-    assert EssayMetadata.from_config(config(essay={"edition": "2"})).edition == 2
-    assert EssayMetadata.from_config(config(site_url="https://example.org/essay")).url == SITE
-    assert EssayMetadata.from_config(config(site_author="")).author is None
-    assert EssayMetadata.from_config(config(site_author="Jane Q. Doe")).author == Person("Doe", "Jane Q.")
-    assert EssayMetadata.from_config(config(site_author="Doe, Jane")).author == Person("Doe", "Jane")
+    assert essay_metadata(config(essay={"edition": "2"})).edition == 2
+    assert essay_metadata(config(site_url="https://example.org/essay")).url == SITE
+    assert essay_metadata(config(site_author="")).author is None
+    assert essay_metadata(config(site_author="Jane Q. Doe")).author == Person("Doe", "Jane Q.")
+    assert essay_metadata(config(site_author="Doe, Jane")).author == Person("Doe", "Jane")
     # "Anonymous" is a name like any other now: a work signed so is cited so.
-    assert EssayMetadata.from_config(config(site_author="Anonymous")).author == Person("Anonymous")
-    assert EssayMetadata.from_config(config(site_author="  ")).author is None
-    assert EssayMetadata.from_config(config(essay={"language": "en-GB"})).language == "en-GB"
+    assert essay_metadata(config(site_author="Anonymous")).author == Person("Anonymous")
+    assert essay_metadata(config(site_author="  ")).author is None
+    assert essay_metadata(config(essay={"language": "en-GB"})).language == "en-GB"
     with pytest.raises(dataclasses.FrozenInstanceError):
         META.edition = 2
 

@@ -1,100 +1,177 @@
-"""Citing the built site: "Cite this" blocks, downloads, head metadata, "How to cite"."""
+"""Citing the published site: "Cite this" blocks, downloads, head metadata, "How to cite",
+read back with an HTML parser, extruct and citeproc-js, on a build at a public address."""
 
 import json
 import re
+import subprocess
 
+import extruct
 import pytest
 
-from conftest import soup
+from conftest import PUBLIC_URL, TRANSCRIPT, soup
 from essay_source import SECTIONS
+from test_citation_processors import citeproc_entries, segments_of_html
 
-SITE_URL = "http://127.0.0.1:8000/"
 TITLE = "The Silence That Speaks: An Empty Message in an AI-Assisted Coding Session"
+STYLES = ["APA", "MLA", "Chicago", "BibTeX", "biblatex"]
+MESSAGES = [json.loads(line)["n"] for line in TRANSCRIPT.read_text().splitlines()]
 
 
 def page_path(page: str) -> str:
     return "index.html" if page == "index.md" else page.removesuffix(".md") + "/index.html"
 
 
-def section_url(heading: str, page: str) -> str:
-    return SITE_URL + ("#introduction" if page == "index.md" else page.removesuffix(".md") + "/")
+def section_url(page: str) -> str:
+    return PUBLIC_URL + ("#introduction" if page == "index.md" else page.removesuffix(".md") + "/")
+
+
+def shown_citations(box) -> dict:
+    return {dt.get_text(): dt.find_next_sibling("dd") for dt in box.select("dl.citations dt")}
+
+
+def runs_of(entry) -> list[tuple[str, str]]:
+    """A shown citation as runs of text and italics (its link is text, as citeproc-js writes it)."""
+    runs = []
+    for node in entry.select_one("p.citation").children:
+        kind = "italic" if getattr(node, "name", None) == "i" else "text"
+        text = node.get_text() if hasattr(node, "get_text") else str(node)
+        if runs and runs[-1][0] == kind:
+            runs[-1] = (kind, runs[-1][1] + text)
+        else:
+            runs.append((kind, text))
+    return runs
 
 
 @pytest.mark.parametrize("heading, page", SECTIONS.items())
-def test_each_section_has_its_citation_in_every_style(built_site, heading, page):
-    box = soup(built_site / page_path(page)).select_one("article details.cite-this")
+def test_each_section_has_its_citation_in_every_style(public_site, heading, page):
+    box = soup(public_site / page_path(page)).select_one("article details.cite-this")
     assert box.summary.get_text() == "Cite this section"
-    citations = {dt.get_text(): dt.find_next_sibling("dd") for dt in box.select("dl.citations dt")}
-    assert list(citations) == ["APA", "MLA", "Chicago", "BibTeX"]
-    url = section_url(heading, page)
+    citations = shown_citations(box)
+    assert list(citations) == STYLES
+    url = section_url(page)
     for style, entry in citations.items():
         text = entry.find(["p", "pre"]).get_text()
-        assert url in text, style
-        assert "1st ed." in text or "edition = {1}" in text, style
-        assert "2026" in text, style
-        copied = entry.select_one("button.cite-copy")["data-copy"]
-        assert copied == text.rstrip()
+        assert url in text and "2026" in text, style
+        assert entry.select_one("button.cite-copy")["data-copy"] == text.rstrip()
+    assert "1st ed." in citations["MLA"].get_text() and "1st ed." in citations["Chicago"].get_text()
+    assert "1st edition" in citations["BibTeX"].get_text() and "version = {1}" in citations["biblatex"].get_text()
+    heading = heading.replace("'", "\u2019")  # typographic, as citeproc-js prints it
     assert heading.lower().split(":")[0] in citations["APA"].get_text().lower()
-    assert heading in citations["MLA"].get_text() and heading in citations["Chicago"].get_text()
-    assert TITLE in citations["MLA"].get_text()
-    bibtex = citations["BibTeX"].get_text()
-    fields = dict(re.findall(r"^\s+(\w+) = (.+?),?$", bibtex, re.MULTILINE))
-    assert fields["url"] == "{" + url + "}" and fields["edition"] == "{1}" and fields["year"] == "{2026}"
+    assert heading in citations["MLA"].get_text() and TITLE in citations["MLA"].get_text()
 
 
-def test_downloads_for_the_whole_essay_parse(built_site):
-    bib = (built_site / "cite/essay.bib").read_text()
-    assert bib.startswith("@") and "url = {http://127.0.0.1:8000/}" in bib
-    ris = dict(line.split("  - ", 1) for line in (built_site / "cite/essay.ris").read_text().splitlines() if "  - " in line)
-    assert ris["TY"] and ris["UR"] == SITE_URL and ris["ET"].startswith("1")
-    (item,) = json.loads((built_site / "cite/essay.json").read_text())
-    assert item["title"] == TITLE and item["URL"] == SITE_URL and item["issued"]["date-parts"] == [[2026, 12, 2]]
+def test_the_shown_citations_are_what_citeproc_js_makes_of_the_download(public_site):
+    items = json.loads((public_site / "cite/essay.json").read_text())
+    by_url = {item["URL"]: item["id"] for item in items}
+    for style in ("MLA", "Chicago"):  # APA differs only in sentence case: see test_citation_processors
+        entries = citeproc_entries(style, items)
+        for page in SECTIONS.values():
+            shown = shown_citations(soup(public_site / page_path(page)).select_one("article details.cite-this"))
+            assert runs_of(shown[style]) == segments_of_html(entries[by_url[section_url(page)]]), (style, page)
 
 
-def test_the_downloads_and_pdf_are_linked_from_every_section(built_site):
+def test_the_downloads_hold_the_essay_and_every_section(public_site):
+    items = json.loads((public_site / "cite/essay.json").read_text())
+    assert [item["URL"] for item in items] == [PUBLIC_URL] + [section_url(page) for page in SECTIONS.values()]
+    assert items[0]["title"] == TITLE and items[0]["issued"]["date-parts"] == [[2026, 12, 2]]
+    assert all(item["container-title"] == TITLE for item in items[1:]) and "author" not in items[0]
+    ris = (public_site / "cite/essay.ris").read_text()
+    assert ris.count("TY  - ELEC") == len(items) and f"UR  - {PUBLIC_URL}context/" in ris
+    for name in ("essay.bib", "essay-biblatex.bib"):
+        bib = (public_site / "cite" / name).read_text()
+        assert len(re.findall(r"^@\w+\{", bib, re.MULTILINE)) == len(items) and "author" not in bib, name
+
+
+def test_the_downloads_and_pdf_are_linked_from_every_section(public_site):
     for page in SECTIONS.values():
-        links = {a.get_text(): a["href"] for a in soup(built_site / page_path(page)).select(".cite-this .cite-links a")}
-        assert {"BibTeX (whole essay)", "RIS (whole essay)", "CSL-JSON (whole essay)", "PDF", "How to cite"} <= set(links)
+        links = {a.get_text(): a["href"] for a in soup(public_site / page_path(page)).select(".cite-this .cite-links a")}
+        assert {"BibTeX (whole essay)", "biblatex (whole essay)", "RIS (whole essay)", "CSL-JSON (whole essay)",
+                "PDF", "How to cite"} <= set(links)
 
 
-def test_every_page_head_carries_the_scholarly_metadata(built_site):
-    for path in ["index.html", "context/index.html", "transcript/index.html", "how-to-cite/index.html"]:
-        document = soup(built_site / path)
-        meta = {}
-        for tag in document.head.find_all("meta", attrs={"name": True}):
-            meta.setdefault(tag["name"], tag["content"])
-        for name in ("citation_title", "citation_author", "citation_publication_date", "citation_online_date",
-                     "citation_fulltext_html_url", "citation_language", "citation_pdf_url"):
-            assert meta.get(name), f"{path}: {name}"
-        assert meta["citation_title"] == TITLE and meta["citation_publication_date"] == "2026/12/02"
-        assert meta["citation_pdf_url"] == SITE_URL + "essay.pdf"
-        assert meta["DC.title"] == TITLE and meta["DC.date"] == "2026-12-02"
-        (script,) = document.head.find_all("script", type="application/ld+json")
-        data = json.loads(script.string)
-        assert data["@type"] == "ScholarlyArticle" and data["version"] == "1"
-        parts = [(part["name"], part["url"]) for part in data["hasPart"]]
-        assert parts == [(heading, section_url(heading, page)) for heading, page in SECTIONS.items()]
+def metadata(public_site, path: str) -> dict:
+    html = (public_site / path).read_text(encoding="utf-8")
+    return extruct.extract(html, base_url=PUBLIC_URL, syntaxes=["json-ld", "opengraph"], uniform=True)
 
 
-def test_how_to_cite_shows_the_essay_a_section_and_a_paragraph(built_site):
-    document = soup(built_site / "how-to-cite/index.html")
+def names(public_site, path: str) -> dict:
+    found = {}
+    for tag in soup(public_site / path).head.find_all("meta", attrs={"name": True}):
+        found.setdefault(tag["name"], tag["content"])
+    return found
+
+
+def test_the_home_page_describes_the_essay(public_site):
+    data = metadata(public_site, "index.html")
+    (article,) = data["json-ld"]
+    assert article["@type"] == "ScholarlyArticle" and article["@id"] == PUBLIC_URL and article["version"] == "1"
+    assert [part["url"] for part in article["hasPart"]] == [section_url(page) for page in SECTIONS.values()]
+    assert "author" not in article  # the essay is unsigned
+    tags = names(public_site, "index.html")
+    assert tags["citation_title"] == TITLE and tags["citation_publication_date"] == "2026/12/02"
+    assert tags["citation_pdf_url"] == PUBLIC_URL + "essay.pdf"
+    assert tags["citation_fulltext_html_url"] == PUBLIC_URL + "print/"
+    assert not {"citation_author", "DC.creator", "author"} & set(tags)
+
+
+@pytest.mark.parametrize("page", [page for page in SECTIONS.values() if page != "index.md"])
+def test_a_section_page_describes_itself_as_part_of_the_essay(public_site, page):
+    (node,) = metadata(public_site, page_path(page))["json-ld"]
+    assert node["@id"] == section_url(page) and node["isPartOf"]["@id"] == PUBLIC_URL
+    tags = names(public_site, page_path(page))
+    assert not any(name.startswith("citation_") for name in tags)  # Google Scholar: one article, one page
+    assert tags["DC.identifier"] == section_url(page)
+
+
+@pytest.mark.parametrize("path", ["transcript/index.html", "how-to-cite/index.html", "note-on-the-text/index.html",
+                                  "print/index.html"])
+def test_other_pages_do_not_claim_to_be_the_article(public_site, path):
+    (node,) = metadata(public_site, path)["json-ld"]
+    assert node["@type"] == "WebPage" and node["isPartOf"]["@type"] == "WebSite"
+    assert not any(name.startswith(("citation_", "DC.")) for name in names(public_site, path))
+
+
+@pytest.mark.parametrize("path", ["index.html", "context/index.html", "transcript/index.html", "print/index.html"])
+def test_every_page_has_a_link_preview(public_site, path):
+    tags = soup(public_site / path).head
+    (graph,) = metadata(public_site, path)["opengraph"]
+    assert graph["og:site_name"] == "The Silence That Speaks" and graph["og:url"].startswith(PUBLIC_URL)
+    assert graph["og:title"] and graph["og:description"] and graph["@type"] in ("article", "website")
+    assert tags.find("meta", attrs={"name": "twitter:card"})["content"] == "summary"
+
+
+def test_each_message_offers_its_citation_and_address(public_site):
+    document = soup(public_site / "transcript/index.html")
+    for n in MESSAGES:
+        box = document.find(id=f"msg-{n}").find_next("details", class_="cite-this")
+        assert box.summary.get_text() == "Cite this message"
+        address = f"{PUBLIC_URL}transcript/#msg-{n}"
+        assert box.select_one(".cite-address a")["href"] == address
+        assert box.select_one(".cite-address button.cite-copy")["data-copy"] == address
+        citations = shown_citations(box)
+        assert list(citations) == STYLES
+        assert all(address in entry.get_text() for entry in citations.values())
+        assert f"Message {n}" in citations["MLA"].get_text()
+
+
+def test_how_to_cite_shows_the_essay_a_section_a_paragraph_and_a_message(public_site):
+    document = soup(public_site / "how-to-cite/index.html")
     shown = document.select("article .citations-shown")
-    assert len(shown) == 3 and document.select(".citation-slot") == []
-    assert "http://127.0.0.1:8000/empty-message/" in shown[1].get_text()
+    assert len(shown) == 4 and document.select(".citation-slot") == []
+    assert f"{PUBLIC_URL}empty-message/" in shown[1].get_text()
     assert "Paragraph 2 of “The Context: A Model That Produces Garbage”" in shown[2].get_text()
-    assert "http://127.0.0.1:8000/context/#p-the-initial-deployment-attempt" in shown[2].get_text()
+    assert f"{PUBLIC_URL}context/#p-the-initial-deployment-attempt" in shown[2].get_text()
+    assert shown[3].select_one(".cite-address a")["href"] == f"{PUBLIC_URL}transcript/#msg-5855"
 
 
-def test_the_whole_essay_opens_with_its_citation(built_site):
-    article = soup(built_site / "print/index.html").select_one("article")
+def test_the_whole_essay_opens_with_its_citation(public_site):
+    article = soup(public_site / "print/index.html").select_one("article")
     first = article.find("h1").find_next_sibling()
-    assert "essay-citation" in first["class"] and SITE_URL in first.get_text()
+    assert "essay-citation" in first["class"] and PUBLIC_URL in first.get_text()
 
 
-def test_the_pdf_of_the_site_holds_the_citation_and_the_opening(built_site):
-    import subprocess
-
-    text = subprocess.run(["pdftotext", str(built_site / "essay.pdf"), "-"], capture_output=True, text=True).stdout
+def test_the_pdf_of_the_site_holds_the_citation_and_the_opening(public_site):
+    text = subprocess.run(["pdftotext", str(public_site / "essay.pdf"), "-"], capture_output=True, text=True).stdout
     flat = " ".join(text.split())
-    assert "Cite as:" in flat and "(1st ed.)" in flat and SITE_URL in flat
+    assert "Cite as:" in flat and "(2026, December 2)" in flat and PUBLIC_URL in flat
     assert "In the middle of a complex, multi-hour coding session" in flat

@@ -46,7 +46,7 @@ def test_every_link_is_absolute_against_the_public_address(pdf):
 
 def test_the_metadata_come_from_the_settings(pdf, public_site):
     assert pdf.metadata.title == TITLE
-    creators = [m["content"] for m in soup(public_site / "print/index.html").select('meta[name="DC.creator"]')]
+    creators = [m["content"] for m in soup(public_site / "print/index.html").select('meta[name="author"]')]
     assert pdf.metadata.author == ("; ".join(creators) if creators else None)
 
 

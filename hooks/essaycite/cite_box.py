@@ -13,7 +13,7 @@ def citation_list(references: dict[str, Reference]) -> etree.Element:
     for style, reference in references.items():
         etree.SubElement(styles, "dt").text = style
         entry = etree.SubElement(styles, "dd")
-        if style == "BibTeX":
+        if style in ("BibTeX", "biblatex"):
             etree.SubElement(etree.SubElement(entry, "pre"), "code").text = reference.text.rstrip()
         else:
             _append_runs(etree.SubElement(entry, "p", {"class": "citation"}), reference)
@@ -24,10 +24,17 @@ def citation_list(references: dict[str, Reference]) -> etree.Element:
     return styles
 
 
-def cite_box(summary: str, references: dict[str, Reference], links: list[tuple[str, str]]) -> etree.Element:
-    """A disclosure block: closed, it reads `summary`; open, it shows the citations and links."""
+def cite_box(summary: str, references: dict[str, Reference], links: list[tuple[str, str]],
+             address: str | None = None) -> etree.Element:
+    """A disclosure block: closed, it reads `summary`; open, it shows the work's permanent
+    `address` (if given) and its citations, each with a button that copies it, and links."""
     box = etree.Element("details", {"class": "cite-this"})
     etree.SubElement(box, "summary").text = summary
+    if address:
+        line = etree.SubElement(box, "p", {"class": "cite-address"})
+        line.text = "Permanent address: "
+        etree.SubElement(line, "a", {"href": address}).text = address
+        etree.SubElement(line, "button", {"type": "button", "class": "cite-copy", "data-copy": address}).text = "Copy address"
     box.append(citation_list(references))
     if links:
         box.append(link_line(links))

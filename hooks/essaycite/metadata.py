@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 
@@ -104,61 +102,3 @@ class EssayMetadata:
         page `path` (MkDocs' `page.url` of the page that holds it)."""
         return Part(f"Message {number} of the Session Transcript", self.url_for(path, f"msg-{number}"),
                     short_title=f"Message {number}", by_author=False)
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> EssayMetadata:
-        """Read the metadata from MkDocs' configuration, or the same keys in a plain dict.
-
-        Used: site_name, site_author, site_url, site_description, theme.language, and
-        under extra.essay: title, published, edition, and optionally language and
-        proper_nouns. No site_author, or an empty one, means the essay is unsigned.
-        """
-        essay = (config.get("extra") or {}).get("essay") or {}
-        if not isinstance(essay, Mapping):
-            raise MetadataError("extra.essay: expected a mapping of the essay's metadata")
-        theme = config.get("theme")
-        theme_language = theme.get("language") if isinstance(theme, Mapping) else None
-        site_url = config.get("site_url")
-        if not site_url:
-            raise MetadataError("site_url: set the site's public address; citations need absolute URLs")
-        author = str(config.get("site_author") or "").strip()
-        return cls(
-            title=_required_text(essay, "title"),
-            published=_as_date(essay.get("published")),
-            edition=_as_edition(essay.get("edition")),
-            url=str(site_url) if str(site_url).endswith("/") else f"{site_url}/",
-            site_name=str(config.get("site_name") or "").strip() or _required_text(essay, "title"),
-            author=Person.parse(author) if author else None,
-            language=str(essay.get("language") or theme_language or "en"),
-            description=" ".join(str(config.get("site_description") or "").split()),
-            proper_nouns=tuple(str(word) for word in essay.get("proper_nouns") or ()),
-        )
-
-
-def _required_text(essay: Mapping[str, Any], key: str) -> str:
-    value = essay.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise MetadataError(f"extra.essay.{key}: required, as text")
-    return " ".join(value.split())
-
-
-def _as_date(value: Any) -> datetime.date:
-    # YAML reads an unquoted 2026-12-02 as a date; a quoted one arrives as text.
-    if isinstance(value, datetime.datetime):
-        return value.date()
-    if isinstance(value, datetime.date):
-        return value
-    if isinstance(value, str):
-        try:
-            return datetime.date.fromisoformat(value.strip())
-        except ValueError:
-            pass
-    raise MetadataError(f"extra.essay.published: expected a date such as 2026-12-02, got {value!r}")
-
-
-def _as_edition(value: Any) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise MetadataError(f"extra.essay.edition: expected a whole number of 1 or more, got {value!r}")
-    return value

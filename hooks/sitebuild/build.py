@@ -14,7 +14,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from essaycite.metadata import EssayMetadata, MetadataError, Part
+from essaycite.metadata import MetadataError, Part
 from essaycite.paragraphs import ParagraphLinks
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
@@ -24,10 +24,10 @@ from msgref.transcript import TranscriptError, start_loading
 from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, cited_numbers, cut_message
 
 from . import citing
-from .generated import cited_in_lists, cited_messages_appendix, generated_files
+from .generated import citation_downloads, cited_in_lists, cited_messages_appendix, generated_files
 from .records import Heading, PageOutline
 from .site_pages import PRINT_PAGE, PageError, SitePages
-from .settings import EssaySettings, SettingsError, TranscriptSettings, read_settings
+from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, read_settings
 
 
 # What a build reports as one line, without a traceback.
@@ -51,7 +51,9 @@ class SiteBuild:
         # A site that cites messages need not be a citable essay: without `extra.essay`
         # it has no citations of its own, no one-page essay and no scholarly metadata.
         self.essay = read_settings(EssaySettings, extra["essay"], "extra.essay") if "essay" in extra else None
-        self.meta = EssayMetadata.from_config(config) if self.essay else None
+        self.meta = essay_metadata(config) if self.essay else None
+        if self.essay and not self.essay.sections:
+            raise SettingsError("mkdocs.yml: extra.essay.sections: required: the essay's pages, in reading order")
         self.log, self._fatal = log, fatal
         self.reading_order = _nav_sources(config.get("nav"))  # the pages in the navigation, in its order
         source = self.settings.source
@@ -75,10 +77,8 @@ class SiteBuild:
         raise LookupError("no SiteBuild among the Markdown extensions: was it made when the configuration was read?")
 
     def meta_line(self) -> str | None:
-        """Who, when and which edition, as the footer of every page says it."""
-        if self.meta is None:
-            return None
-        return f"{self.meta.author_label} · published {self.meta.published.isoformat()} · edition {self.meta.edition}"
+        """Who (if the essay is signed), when and which edition, as the footer of every page says it."""
+        return self.meta.imprint if self.meta else None
 
     # --- stages of the build, in order ---------------------------------------------------
 
@@ -117,6 +117,10 @@ class SiteBuild:
         if src == PRINT_PAGE:
             html = cited_messages_appendix(self, html, pages)
         return citing.fill_slots(self, src, html, pages)
+
+    def finished_files(self, pages: SitePages) -> list:
+        """The files the build adds once every page is converted: the citation downloads."""
+        return citation_downloads(self, pages) if self.essay else []
 
     def head(self, src: str, pages: SitePages) -> dict:
         """The metadata of a page's <head>: `meta` and `link` elements (as attribute

@@ -10,24 +10,32 @@ from typing import TYPE_CHECKING
 
 from essaycite import head as head_data
 from essaycite.cite_box import cite_box, citation_list, link_line
-from essaycite.formats import downloads, references
+from essaycite.formats import downloads, message_references, references
+from essaycite.metadata import Part
 from msgref.snippets import to_html
 
 from .site_pages import DOWNLOADS_FOLDER, HOW_TO_CITE_PAGE, PRINT_PAGE, PageError, SitePages
 from .urls import relative_url
 
 if TYPE_CHECKING:
-    from essaycite.metadata import Part
+    import xml.etree.ElementTree as etree
 
     from .build import SiteBuild
 
-DOWNLOAD_LABELS = {"bib": "BibTeX", "ris": "RIS", "json": "CSL-JSON"}
-# Written in a page as raw HTML: <div class="citation-slot" data-part="essay | page.md | page.md#anchor"></div>
+# Written in a page as raw HTML:
+# <div class="citation-slot" data-part="essay | page.md | page.md#anchor | message N"></div>
 _SLOT_RE = re.compile(r'<div class="citation-slot" data-part="([^"]*)"></div>')
 
 
 def section_box(build: SiteBuild, part: Part, src: str, pages: SitePages) -> str:
     return to_html(cite_box("Cite this section", references(build.meta, part), links(build, src, pages)))
+
+
+def message_box(build: SiteBuild, n: int, pages: SitePages) -> etree.Element:
+    """How to cite message n: its permanent address and its citation in each style."""
+    where = pages.url(build.layout.src_of(n)) or ""
+    return cite_box("Cite this message", message_references(build.meta, n, where), [],
+                    address=build.meta.url_for(where, f"msg-{n}"))
 
 
 def cite_as_block(build: SiteBuild) -> str:
@@ -44,8 +52,7 @@ def links(build: SiteBuild, src: str, pages: SitePages) -> list[tuple[str, str]]
         # The PDF is printed after the build: no file of the site yet, but its URL is its path.
         return relative_url(pages.url(path) or path, pages.url(src) or "")
 
-    found = [(f"{DOWNLOAD_LABELS[download.filename.rsplit('.', 1)[-1]]} (whole essay)",
-              href(f"{DOWNLOADS_FOLDER}/{download.filename}"))
+    found = [(f"{download.label} (whole essay)", href(f"{DOWNLOADS_FOLDER}/{download.filename}"))
              for download in downloads(build.meta)]
     if build.essay.pdf:
         found.append(("PDF", href(build.essay.pdf)))
@@ -67,6 +74,12 @@ def _slot(build: SiteBuild, part_spec: str, src: str, pages: SitePages) -> str:
         box.append(citation_list(references(build.meta)))
         box.append(link_line(links(build, src, pages)))
         return to_html(box)
+    if part_spec.startswith("message "):
+        n = int(part_spec.removeprefix("message "))
+        if build.layout.src_of(n) is None:
+            raise PageError(f"{src}: citation slot names message {n}, which the transcript pages do not show")
+        box.append(message_box(build, n, pages))
+        return to_html(box)
     path, _, anchor = part_spec.partition("#")
     if path not in build.outlines or pages.url(path) is None:
         raise PageError(f"{src}: citation slot names {path!r}, which is not a page of the site")
@@ -82,18 +95,22 @@ def _slot(build: SiteBuild, part_spec: str, src: str, pages: SitePages) -> str:
 
 
 def head(build: SiteBuild, src: str, pages: SitePages) -> dict:
-    """The essay's Highwire, Dublin Core and schema.org metadata for a page's head."""
-    meta, pdf = build.meta, build.essay.pdf
-    pairs = head_data.highwire_tags(meta, pdf_url=pdf, fulltext_url=pages.url(PRINT_PAGE) or "") + head_data.dublin_core_tags(meta)
-    found = {
-        "link": [{"rel": head_data.DUBLIN_CORE_SCHEMA[0], "href": head_data.DUBLIN_CORE_SCHEMA[1]}],
-        "meta": [{"name": name, "content": value} for name, value in pairs],
-        "json_ld": head_data.json_ld_script_text(head_data.json_ld(meta, build.parts(pages), pdf_url=pdf)),
-    }
+    """The metadata of a page's head, true to what the page is: the essay (its home page),
+    one of its sections, or another page of the site."""
+    meta, sections = build.meta, build.essay.sections
+    if src == sections[0]:
+        kind, page = head_data.ESSAY, None
+    elif src in sections:
+        kind, page = head_data.SECTION, build.section_part(src, pages)
+    else:
+        kind, page = head_data.PAGE, Part(build.title_of(src), meta.url_for(pages.url(src) or ""))
+    found = head_data.page_head(meta, kind, page, build.parts(pages), pdf_url=build.essay.pdf,
+                                fulltext_url=pages.url(PRINT_PAGE))
+    result = {"meta": found.meta, "link": found.links, "json_ld": head_data.json_ld_script_text(found.json_ld)}
     if src == PRINT_PAGE:
         # Printed, every page of the whole essay is headed by its short title.
-        found["style"] = f"@page {{ @top-center {{ content: {_css_string(meta.site_name)}; font: 9pt system-ui, sans-serif; }} }}"
-    return found
+        result["style"] = f"@page {{ @top-center {{ content: {_css_string(meta.site_name)}; font: 9pt system-ui, sans-serif; }} }}"
+    return result
 
 
 def _css_string(text: str) -> str:

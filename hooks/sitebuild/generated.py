@@ -2,8 +2,9 @@
 messages, the whole essay on one page, and the citation downloads.
 
 Each comes as a source path and its content (Markdown for pages), so that any generator
-can add them; the transcript pages' "Cited in" lists are filled in once every page has
-been converted (`cited_in_lists`).
+can add them. The transcript pages' "Cited in" lists (`cited_in_lists`) and the citation
+downloads, which name each section as its page titles it, are made once every page has
+been converted.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def generated_files(build: SiteBuild, pages: Mapping[str, str]) -> list[Generate
     """Every file the build adds, from the Markdown of the site's pages by source path."""
     files = [*transcript_pages(build), *whole_texts(build)]
     if build.essay:
-        files += [GeneratedFile(PRINT_PAGE, print_page(build, pages)), *citation_downloads(build)]
+        files.append(GeneratedFile(PRINT_PAGE, print_page(build, pages)))
     return files
 
 
@@ -87,12 +88,15 @@ def cited_messages_appendix(build: SiteBuild, html: str, pages: SitePages) -> st
     return html.replace(APPENDIX_SLOT, to_html(cited_messages(build.layout, numbers, address)), 1)
 
 
-def citation_downloads(build: SiteBuild) -> list[GeneratedFile]:
-    return [GeneratedFile(f"{DOWNLOADS_FOLDER}/{download.filename}", download.text) for download in downloads(build.meta)]
+def citation_downloads(build: SiteBuild, pages: SitePages) -> list[GeneratedFile]:
+    """The citation files of the essay and each of its sections, titled as the converted
+    sections are: made once every page is converted."""
+    return [GeneratedFile(f"{DOWNLOADS_FOLDER}/{download.filename}", download.text)
+            for download in downloads(build.meta, build.parts(pages))]
 
 
 def cited_in_lists(build: SiteBuild, src: str, html: str, pages: SitePages) -> str:
-    """A converted transcript page with its "Cited in" lists."""
+    """A converted transcript page with its "Cited in" lists, and how to cite each message."""
     here = pages.url(src) or ""
 
     def link_for(citation) -> str:
@@ -102,4 +106,5 @@ def cited_in_lists(build: SiteBuild, src: str, html: str, pages: SitePages) -> s
         # In reading order: by the pages' order in the navigation, then on each page.
         return sorted(build.citations.of_message(n), key=lambda citation: build.page_rank(citation.page))
 
-    return fill_cited_in(html, citations_of, link_for, build.title_of)
+    cite = (lambda n: citing.message_box(build, n, pages)) if build.essay else None
+    return fill_cited_in(html, citations_of, link_for, build.title_of, cite)

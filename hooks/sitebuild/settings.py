@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from essaycite.metadata import EssayMetadata, Person
+
 
 class SettingsError(ValueError):
     """A setting that cannot be used; the message names the file and the setting."""
@@ -42,6 +44,8 @@ def _whole(minimum: int, *, or_all: bool = False):
     def check(value):
         if or_all and value == "all":
             return None
+        if isinstance(value, str) and value.strip().isdigit():  # quoted in YAML
+            value = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise _Invalid(f"expected a whole number of {minimum} or more" + (", or all" if or_all else ""))
         return value
@@ -142,7 +146,7 @@ class EssaySettings:
     language: str | None = _setting(None, _text)  # the theme's language when not set
     proper_nouns: tuple[str, ...] = _setting((), _strings)  # words APA's sentence case keeps capitalised
 
-    REQUIRED = ("title", "published", "edition", "sections")
+    REQUIRED = ("title", "published", "edition")
 
 
 def read_settings(kind: type, values: Any, where: str, config_name: str = "mkdocs.yml"):
@@ -168,3 +172,28 @@ def read_settings(kind: type, values: Any, where: str, config_name: str = "mkdoc
         if name not in checked:
             raise SettingsError(f"{config_name}: {where}.{name}: required")
     return kind(**checked)
+
+
+def essay_metadata(config: Mapping[str, Any], config_name: str = "mkdocs.yml") -> EssayMetadata:
+    """The essay's bibliographic details, from the site's settings and `extra.essay`.
+
+    Used: site_name, site_author (none, or empty: the essay is unsigned), site_url,
+    site_description, theme.language.
+    """
+    essay = read_settings(EssaySettings, (config.get("extra") or {}).get("essay"), "extra.essay", config_name)
+    site_url = str(config.get("site_url") or "")
+    if not site_url:
+        raise SettingsError(f"{config_name}: site_url: set the site's public address; citations need absolute URLs")
+    theme = config.get("theme")
+    author = str(config.get("site_author") or "").strip()
+    return EssayMetadata(
+        title=" ".join(essay.title.split()),
+        published=essay.published,
+        edition=essay.edition,
+        url=site_url if site_url.endswith("/") else f"{site_url}/",
+        site_name=str(config.get("site_name") or "").strip() or " ".join(essay.title.split()),
+        author=Person.parse(author) if author else None,
+        language=essay.language or (theme.get("language") if isinstance(theme, Mapping) else None) or "en",
+        description=" ".join(str(config.get("site_description") or "").split()),
+        proper_nouns=essay.proper_nouns,
+    )
