@@ -5,8 +5,11 @@ Generates synthetic transcripts of the given sizes (most messages a few hundred 
 1% over 100 KB) and an essay that cites them, then measures side by side: a full
 `mkdocs build` with the citation hook against the same pages with plain links, the
 build's peak memory, how long `mkdocs serve` takes to rebuild after an essay page is
-edited, and how fast the transcript loads. Prints a table and the budgets as PASS or
-FAIL, and writes both to benchmark-results.md in the output folder.
+edited, and how fast the transcript loads. For whole sessions, it generates a Claude
+Code log, imports it, and times in turns the build that shows every message, the build
+that shows only the cited ones, and claude-code-transcripts on the same log (when it is
+installed: pip install -r requirements-benchmark.txt). Prints the tables and the budgets
+as PASS or FAIL, and writes both to benchmark-results.md in the output folder.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ from pathlib import Path
 
 import yaml
 
-from perf import measure, project, report, synthetic
+from perf import measure, project, report, synthetic, whole_session
 
 DEFAULT_SIZES = "1000,10000,100000"
 QUICK_SIZES = "200,1000"
+DEFAULT_WHOLE_SIZES = "6000,10000"
+QUICK_WHOLE_SIZES = "1000"
 RESULTS_FILE = "benchmark-results.md"
 
 
@@ -32,8 +37,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", help=f"transcript sizes in messages, comma-separated (default {DEFAULT_SIZES})")
+    parser.add_argument("--whole-sizes", help="sessions shown whole (context: all), in messages, beside the build of "
+                                              "the cited messages and claude-code-transcripts "
+                                              f"(default {DEFAULT_WHOLE_SIZES}; empty for none)")
+    parser.add_argument("--no-peer", action="store_true", help="leave claude-code-transcripts out even if installed")
     parser.add_argument("--quick", action="store_true",
-                        help=f"a small smoke run: sizes {QUICK_SIZES}, one build of each, one serve rebuild")
+                        help=f"a small smoke run: sizes {QUICK_SIZES}, whole sizes {QUICK_WHOLE_SIZES}, one build of "
+                             "each, one serve rebuild")
     parser.add_argument("-o", "--output", type=Path, default=Path("benchmark"),
                         help="folder for the results file (default: benchmark/)")
     parser.add_argument("--repeat", type=int, help="builds of each variant; the median counts (default 5)")
@@ -46,12 +56,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true", help="keep the generated projects and sites")
     parser.add_argument("--check", action="store_true", help="exit with status 1 when a budget fails")
     args = parser.parse_args(argv)
-    try:
-        args.sizes = [int(s) for s in (args.sizes or (QUICK_SIZES if args.quick else DEFAULT_SIZES)).split(",")]
-    except ValueError:
-        parser.error("--sizes takes whole numbers separated by commas, such as 1000,10000")
-    if any(size < 1 for size in args.sizes):
-        parser.error("--sizes must all be 1 or more")
+    args.sizes = _sizes(parser, "--sizes", args.sizes, QUICK_SIZES if args.quick else DEFAULT_SIZES)
+    args.whole_sizes = _sizes(parser, "--whole-sizes", args.whole_sizes,
+                              QUICK_WHOLE_SIZES if args.quick else DEFAULT_WHOLE_SIZES)
     if args.repeat is None:
         args.repeat = 1 if args.quick else 5
     if args.touches is None:
@@ -67,6 +74,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             parser.error(f"--set takes KEY=VALUE, found {item!r}")
         args.settings[key] = yaml.safe_load(value)
     return args
+
+
+def _sizes(parser: argparse.ArgumentParser, option: str, given: str | None, default: str) -> list[int]:
+    text = default if given is None else given
+    try:
+        sizes = [int(size) for size in text.split(",") if size.strip()]
+    except ValueError:
+        parser.error(f"{option} takes whole numbers separated by commas, such as 1000,10000")
+    if any(size < 1 for size in sizes):
+        parser.error(f"{option} must all be 1 or more")
+    return sizes
 
 
 def measure_size(messages: int, args, work: Path) -> report.Row:
@@ -101,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         for messages in args.sizes:
             rows.append(measure_size(messages, args, work))
             print(f"{messages:,} messages: {rows[-1].ratio:.2f}x", flush=True)
+        whole = []
+        for messages in args.whole_sizes:
+            whole.append(whole_session.measure_whole(messages, args, work, use_peer=not args.no_peer))
+            print(f"{messages:,} messages, every one shown: {whole[-1].every.seconds:.2f} s", flush=True)
     except measure.MeasureError as error:
         print(f"benchmark: {error}", file=sys.stderr)
         return 2
@@ -112,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(work, ignore_errors=True)
 
     per_page = (project.site_config().get("extra", {}).get("transcript", {}) | args.settings).get("messages_per_page", 500)
-    results = report.budgets(shipped, rows, per_page)
+    results = report.budgets(shipped, rows, per_page) + report.whole_budgets(whole)
     lines = [
         f"# Build benchmark, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
         "",
@@ -126,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         "",
         *report.table([shipped, *rows]),
         "",
+        *(["Whole sessions: a generated Claude Code log, imported, built with `context: all`; "
+           "claude-code-transcripts " + (whole_session.peer_version() or "not installed") + " renders the same log.",
+           "", *report.whole_table(whole), ""] if whole else []),
         "```",
         *report.budget_lines(results),
         "```",

@@ -5,7 +5,7 @@ import pytest
 import benchmark
 from msgref.tags import TAG_RE
 from msgref.transcript import load_transcript
-from perf import project, report, synthetic
+from perf import claude_log, project, report, synthetic, whole_session
 from perf.measure import PageStats, Run
 
 
@@ -33,7 +33,7 @@ def test_the_essay_has_the_requested_pages_and_references():
 
 def test_plain_links_replace_the_tags():
     assert project.with_plain_links("See [msg 5], [msg 12].") == (
-        "See [msg 5](transcript/index.md#msg-5), [msg 12](transcript/index.md#msg-12).")
+        "See [msg&#32;5](transcript/index.md#msg-5), [msg&#32;12](transcript/index.md#msg-12).")
 
 
 def test_a_synthetic_site_has_a_hook_and_a_plain_variant(tmp_path):
@@ -43,7 +43,7 @@ def test_a_synthetic_site_has_a_hook_and_a_plain_variant(tmp_path):
     hook = (sites["hook"] / "mkdocs.yml").read_text()
     plain = (sites["plain"] / "mkdocs.yml").read_text()
     assert "mkdocs_hook.py" in hook and "context: 0" in hook and "mkdocs_hook.py" not in plain
-    assert (sites["plain"] / "docs" / "a.md").read_text() == "# A\n\n[msg 3](transcript/index.md#msg-3)\n"
+    assert (sites["plain"] / "docs" / "a.md").read_text() == "# A\n\n[msg&#32;3](transcript/index.md#msg-3)\n"
 
 
 def row(messages, hook_seconds, plain_seconds, added_mb=1, file_mb=10, load_seconds=0.05):
@@ -78,3 +78,40 @@ def test_quick_runs_are_small():
     assert args.sizes == [200, 1000] and args.repeat == 1 and args.touches == 1
     assert args.settings == {"context": "all"}
     assert benchmark.parse_args([]).sizes == [1000, 10000, 100000]
+
+
+def test_a_generated_claude_code_log_imports_to_exactly_its_messages(tmp_path):
+    log, transcript = tmp_path / "session.jsonl", tmp_path / "transcript.jsonl"
+    stats = claude_log.write_log(log, 300, seed=3)
+    assert stats.messages == 300 and stats.bytes == log.stat().st_size
+    whole_session.import_log(log, transcript)  # the site's own importer
+    messages = load_transcript(str(transcript))
+    assert len(messages) == 300 and messages.numbers == list(range(1, 301))
+    shown = [messages.get(n) for n in messages.numbers]
+    assert sum(len(m.text) > 100_000 for m in shown) == 3  # 1%
+    assert {m.speaker for m in shown} == {"user", "assistant", "tool"}
+    assert any(m.tool_name and m.tool_input for m in shown) and any(m.thinking for m in shown)
+    assert claude_log.write_log(tmp_path / "again.jsonl", 300, seed=3) == stats
+
+
+def whole(every, cited, peer, peak_mb=150):
+    return whole_session.WholeRow(6000, 40 * 10**6, 20 * 10**6, Run(every, peak_mb * 10**6, ""), Run(cited, 1, ""),
+                                  None if peer is None else Run(peer, 1, ""), PageStats(12, 500, 10**6))
+
+
+def test_whole_session_budgets_pass_fail_and_skip():
+    assert all(passed for passed, _ in report.whole_budgets([whole(2.0, 1.2, 6.5)]))
+    failed = [text for passed, text in report.whole_budgets([whole(3.0, 1.2, 6.0, peak_mb=250)]) if passed is False]
+    assert [text.split(": ")[1] for text in failed] == [
+        "the build takes at most 2x the build of the cited messages", "at least 3x faster than claude-code-transcripts",
+        "peak memory under 200 MB"]
+    skipped = [text for passed, text in report.whole_budgets([whole(2.0, 1.2, None)]) if passed is None]
+    assert len(skipped) == 1 and "not installed" in skipped[0]
+    table = report.whole_table([whole(2.0, 1.0, 6.0), whole(2.0, 1.0, None)])
+    assert "| 2.00x | 6.00 s | 3.0x |" in table[2] and "not installed" in table[3]
+
+
+def test_whole_session_sizes():
+    assert benchmark.parse_args([]).whole_sizes == [6000, 10000]
+    assert benchmark.parse_args(["--quick"]).whole_sizes == [1000]
+    assert benchmark.parse_args(["--whole-sizes", ""]).whole_sizes == []

@@ -40,3 +40,18 @@ def test_characters_that_must_not_reach_a_page_are_replaced():
 def test_control_characters_show_as_control_pictures_and_noncharacters_as_replacements():
     text = "nul\x00 esc\x1b[31m del\x7f c1\x85\x9b ff\ufffe\uffff\U0001fffe\ufdd0 keep\t\n\r é 😀"
     assert displayable(text) == "nul\u2400 esc\u241b[31m del\u2421 c1\ufffd\ufffd ff\ufffd\ufffd\ufffd\ufffd keep\t\n\r é 😀"
+
+
+def test_displayable_treats_every_code_point_by_the_rule():
+    def expected(code: int) -> str:
+        if code < 0x20 and chr(code) not in "\t\n\r":
+            return chr(0x2400 + code)
+        if code == 0x7F:
+            return "\u2421"
+        noncharacter = 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
+        if 0x80 <= code <= 0x9F or 0xE000 <= code <= 0xE01F or 0xD800 <= code <= 0xDFFF or noncharacter:
+            return "\ufffd"
+        return chr(code)
+
+    every = "".join(chr(code) for code in range(0x110000))
+    assert displayable(every) == "".join(expected(code) for code in range(0x110000))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import queue
 import socket
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,39 +31,48 @@ class MeasureError(Exception):
     """A build or server that did not do what the benchmark needs."""
 
 
-def build(project: Path, site: Path) -> Run:
-    """Run `mkdocs build` in a fresh process; its own peak RSS comes from wait4."""
-    log_path = site.parent / (site.name + ".log")
+def timed(command: list[str], cwd: Path, log_path: Path) -> Run:
+    """Run `command` in a fresh process; its own peak RSS comes from wait4."""
     with open(log_path, "w+", encoding="utf-8") as log:
         start = time.perf_counter()
-        process = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--clean", "-d", str(site)],
-                                   cwd=project, env=ENV, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=cwd, env=ENV, stdout=log, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
         log.seek(0)
         text = log.read()
-    if process.returncode != 0:
-        raise MeasureError(f"mkdocs build failed in {project}:\n{text[-2000:]}")
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise MeasureError(f"{' '.join(command)} failed in {cwd}:\n{text[-2000:]}")
     return Run(seconds, usage.ru_maxrss * 1024, text)  # ru_maxrss is in KiB on Linux
 
 
-def typical_builds(projects: dict[str, Path], work: Path, repeat: int) -> dict[str, Run]:
-    """Build each project `repeat` times, taking turns; keep the median time and the highest peak.
+def build(project: Path, site: Path) -> Run:
+    """Run `mkdocs build` of `project` into `site`, in a fresh process."""
+    return timed([sys.executable, "-m", "mkdocs", "build", "--clean", "-d", str(site)], project,
+                 site.parent / (site.name + ".log"))
+
+
+def typical(runners: dict[str, Callable[[], Run]], repeat: int) -> dict[str, Run]:
+    """Run each of `runners` `repeat` times, taking turns; keep the median time and the highest peak.
 
     The machine's load drifts during a run. Taking turns spreads it over the variants
-    alike, and the median of each variant's builds follows it steadily, where the
-    fastest build can fall in a quiet moment for one variant and not for the other.
-    Each variant's last site stays in `work`.
+    alike, and the median of each variant's runs follows it steadily, where the fastest
+    run can fall in a quiet moment for one variant and not for the other.
     """
-    runs: dict[str, list[Run]] = {name: [] for name in projects}
+    runs: dict[str, list[Run]] = {name: [] for name in runners}
     for _ in range(repeat):
-        for name, project in projects.items():
-            runs[name].append(build(project, work / f"site-{project.name}"))
+        for name, run in runners.items():
+            runs[name].append(run())
     return {
         name: Run(statistics.median(r.seconds for r in done), max(r.peak_rss for r in done), done[-1].log)
         for name, done in runs.items()
     }
+
+
+def typical_builds(projects: dict[str, Path], work: Path, repeat: int) -> dict[str, Run]:
+    """Build each project `repeat` times in turns (see `typical`); each variant's last
+    site stays in `work`."""
+    return typical({name: functools.partial(build, project, work / f"site-{project.name}")
+                    for name, project in projects.items()}, repeat)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ def compile_hooks() -> None:
 
 def with_plain_links(markdown: str, transcript_page: str = "transcript/index.md") -> str:
     """The same Markdown with every `[msg N]` tag written as a plain link."""
-    return TAG_RE.sub(lambda m: f"[msg {m.group(1)}]({transcript_page}#msg-{m.group(1)})", markdown)
+    # "&#32;" shows as a space: the link reads "msg N" without being a tag or a near miss.
+    return TAG_RE.sub(lambda m: f"[msg&#32;{m.group(1)}]({transcript_page}#msg-{m.group(1)})", markdown)
 
 
 def _write_config(folder: Path, config: dict) -> None:
@@ -57,10 +58,14 @@ def shipped_site(work: Path) -> dict[str, Path]:
     for variant in ("hook", "plain"):
         folder = work / f"shipped-{variant}"
         shutil.copytree(ROOT / "docs", folder / "docs")
+        variant_config = {**config, "hooks": hooks}
         if variant == "plain":
             for page in (folder / "docs").rglob("*.md"):
                 page.write_text(with_plain_links(page.read_text(encoding="utf-8")), encoding="utf-8")
-        _write_config(folder, {**config, "hooks": hooks})
+            # With no tag left, only `all` shows the messages (every one is cited in the other variant).
+            extra = variant_config["extra"] = {**config["extra"]}
+            extra["transcript"] = {**extra.get("transcript", {}), "context": "all"}
+        _write_config(folder, variant_config)
         projects[variant] = folder
     return projects
 

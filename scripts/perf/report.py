@@ -118,3 +118,42 @@ def budgets(shipped: Row | None, rows: list[Row], per_page: int) -> list[tuple[b
 def budget_lines(results: list[tuple[bool | None, str]]) -> list[str]:
     label = {True: "PASS", False: "FAIL", None: "SKIP"}
     return [f"{label[passed]}  {text}" for passed, text in results]
+
+
+def whole_table(rows: list) -> list[str]:
+    """The whole-session rows (`whole_session.WholeRow`)."""
+    lines = [
+        "| Session | Log | Transcript | Build, every message | Build, cited only | Every / cited "
+        "| claude-code-transcripts | Times faster | Peak RSS, every message | Transcript pages |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for row in rows:
+        peer = "not installed" if row.peer is None else f"{row.peer.seconds:.2f} s"
+        speedup = "–" if row.speedup is None else f"{row.speedup:.1f}x"
+        lines.append(
+            f"| {row.messages:,} messages | {_size(row.log_bytes)} | {_size(row.transcript_bytes)} "
+            f"| {row.every.seconds:.2f} s | {row.cited.seconds:.2f} s | {row.ratio:.2f}x | {peer} | {speedup} "
+            f"| {row.every.peak_rss / MiB:,.0f} MiB | {row.pages.pages}, at most {row.pages.most_messages} messages, "
+            f"{_size(row.pages.largest_bytes)} |"
+        )
+    return lines
+
+
+WHOLE_SESSION_MEMORY = 200 * MB
+
+
+def whole_budgets(rows: list) -> list[tuple[bool | None, str]]:
+    results: list[tuple[bool | None, str]] = []
+    for row in rows:
+        label = f"{row.messages:,} messages, every message shown"
+        results.append((row.ratio <= 2.0, f"{label}: the build takes at most 2x the build of the cited messages: "
+                                          f"{row.ratio:.2f}x"))
+        if row.speedup is None:
+            results.append((None, f"{label}: at least 3x faster than claude-code-transcripts: not measured "
+                                  "(not installed; pip install -r requirements-benchmark.txt)"))
+        else:
+            results.append((row.speedup >= 3.0, f"{label}: at least 3x faster than claude-code-transcripts: "
+                                                f"{row.speedup:.1f}x"))
+        results.append((row.every.peak_rss < WHOLE_SESSION_MEMORY,
+                        f"{label}: peak memory under 200 MB: {row.every.peak_rss / MB:,.0f} MB"))
+    return results

@@ -31,19 +31,19 @@ class Essay:
     cited: list[int]  # the message numbers of every tag, in page order
 
 
-def _sentence(rng: random.Random, words: int) -> str:
+def sentence(rng: random.Random, words: int) -> str:
     return " ".join(rng.choices(_WORDS, k=words)).capitalize() + "."
 
 
-def _small_text(rng: random.Random) -> str:
+def small_text(rng: random.Random) -> str:
     size = rng.randint(*SMALL_BYTES)
     parts = []
     while sum(map(len, parts)) < size:
-        parts.append(_sentence(rng, rng.randint(5, 15)))
+        parts.append(sentence(rng, rng.randint(5, 15)))
     return " ".join(parts)
 
 
-def _log_lines(rng: random.Random, count: int) -> list[str]:
+def log_lines(rng: random.Random, count: int) -> list[str]:
     """A pool of tool-output lines: paths, numbers, quotes, tabs and a little non-ASCII."""
     lines = []
     for i in range(count):
@@ -62,7 +62,7 @@ def _log_lines(rng: random.Random, count: int) -> list[str]:
     return lines
 
 
-def _large_text(rng: random.Random, pool: list[str]) -> str:
+def large_text(rng: random.Random, pool: list[str]) -> str:
     size = rng.randint(*LARGE_BYTES)
     average = sum(len(line.encode()) + 1 for line in pool) / len(pool)
     return "\n".join(rng.choices(pool, k=int(size / average) + 1))
@@ -71,13 +71,13 @@ def _large_text(rng: random.Random, pool: list[str]) -> str:
 def message_record(rng: random.Random, n: int, large: bool, pool: list[str]) -> dict:
     speaker = "tool" if large else _SPEAKERS[n % 3]
     record = {"n": n, "speaker": speaker, "provenance": "verbatim",
-              "text": _large_text(rng, pool) if large else _small_text(rng),
+              "text": large_text(rng, pool) if large else small_text(rng),
               "source_id": f"{rng.getrandbits(64):016x}", "timestamp": f"2026-03-{1 + n % 28:02d}T12:00:00Z"}
     if speaker == "assistant" and n % 4 == 1:
-        record["thinking"] = _sentence(rng, 20)
+        record["thinking"] = sentence(rng, 20)
     if speaker == "tool" and not large and n % 2 == 0:
         record["tool_name"] = rng.choice(_TOOLS)
-        record["tool_input"] = {"command": _sentence(rng, 6)}
+        record["tool_input"] = {"command": sentence(rng, 6)}
     if speaker == "user" and n % 50 == 0:
         record["provenance"] = "described"
     if n % 97 == 0:
@@ -89,7 +89,7 @@ def write_transcript(path: Path, messages: int, seed: int = 1) -> int:
     """Write a transcript of `messages` messages to `path`; return its size in bytes."""
     rng = random.Random(seed)
     large = set(rng.sample(range(1, messages + 1), max(1, round(messages * LARGE_SHARE))))
-    pool = _log_lines(rng, 3000)
+    pool = log_lines(rng, 3000)
     with open(path, "w", encoding="utf-8") as file:
         for n in range(1, messages + 1):
             record = message_record(rng, n, n in large, pool)
@@ -111,12 +111,12 @@ def make_essay(messages: int, pages: int = 10, references: int = 200, seed: int 
     for page in range(pages):
         count = references // pages + (1 if page < references % pages else 0)
         numbers, position = cited[position : position + count], position + count
-        blocks = [f"# Section {page + 1}", _sentence(rng, 30), f"[msg {numbers[0]}]"]
+        blocks = [f"# Section {page + 1}", sentence(rng, 30), f"[msg {numbers[0]}]"]
         rest = numbers[1:]
         while rest:
             take = 2 if len(rest) >= 2 and rng.random() < 0.25 else 1
             tags = ", ".join(f"[msg {n}]" for n in rest[:take])
             rest = rest[take:]
-            blocks.append(f"{_sentence(rng, 25)} {_sentence(rng, 12)[:-1]} ({tags}). {_sentence(rng, 18)}")
+            blocks.append(f"{sentence(rng, 25)} {sentence(rng, 12)[:-1]} ({tags}). {sentence(rng, 18)}")
         result[f"section-{page + 1:02d}.md"] = "\n\n".join(blocks) + "\n"
     return Essay(result, cited)

@@ -1,0 +1,88 @@
+"""The whole session on the site: a generated Claude Code log, imported, built with every
+message shown (`context: all`), beside the build that shows only the cited messages and
+beside claude-code-transcripts rendering the same log, all in turns.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from . import claude_log, measure, project, synthetic
+from .measure import MeasureError, PageStats, Run
+
+PEER = "claude-code-transcripts"  # installed by requirements-benchmark.txt
+IMPORTER = project.ROOT / "scripts" / "import_transcript.py"
+
+
+@dataclass(frozen=True)
+class WholeRow:
+    messages: int
+    log_bytes: int
+    transcript_bytes: int
+    every: Run  # the build that shows every message
+    cited: Run  # the build that shows only the cited messages
+    peer: Run | None  # claude-code-transcripts on the same log, if installed
+    pages: PageStats
+
+    @property
+    def ratio(self) -> float:
+        """How many times the build of the cited messages the whole session takes."""
+        return self.every.seconds / self.cited.seconds
+
+    @property
+    def speedup(self) -> float | None:
+        """How many times faster than the peer the whole session builds."""
+        return None if self.peer is None else self.peer.seconds / self.every.seconds
+
+
+def peer_program() -> str | None:
+    """claude-code-transcripts, beside this Python (in its virtual environment) or on PATH."""
+    here = str(Path(sys.executable).parent)
+    return shutil.which(PEER, path=os.pathsep.join([here, os.environ.get("PATH", "")]))
+
+
+def peer_version() -> str | None:
+    try:
+        return metadata.version(PEER)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def import_log(log: Path, transcript: Path) -> None:
+    """The site's transcript from the log, by the site's own importer."""
+    result = subprocess.run([sys.executable, str(IMPORTER), str(log), "-o", str(transcript)],
+                            capture_output=True, text=True, env=measure.ENV)
+    if result.returncode != 0:
+        raise MeasureError(f"importing {log} failed:\n{result.stderr[-2000:]}")
+
+
+def measure_whole(messages: int, args, work: Path, use_peer: bool = True) -> WholeRow:
+    folder = work / f"whole-{messages}"
+    folder.mkdir()
+    log, transcript = folder / "session.jsonl", folder / "transcript.jsonl"
+    claude_log.write_log(log, messages, seed=args.seed)
+    import_log(log, transcript)
+    essay = synthetic.make_essay(messages, args.pages, args.references, seed=args.seed + 1)
+    sites = {}
+    for name, context in (("every", "all"), ("cited", 0)):
+        (folder / name).mkdir()
+        settings = {**args.settings, "context": context}
+        sites[name] = project.synthetic_site(folder / name, essay.pages, transcript, settings)["hook"]
+    runners = {name: functools.partial(measure.build, path, folder / f"site-{name}") for name, path in sites.items()}
+    peer = peer_program() if use_peer else None
+    if peer:
+        out = folder / "peer-output"
+        runners["peer"] = functools.partial(measure.timed, [peer, "json", str(log), "-o", str(out)], folder,
+                                            folder / "peer.log")
+    runs = measure.typical(runners, args.repeat)
+    transcript_folder = (project.site_config().get("extra", {}).get("transcript", {}) | args.settings).get("folder", "transcript")
+    pages = measure.transcript_page_stats(folder / "site-every", transcript_folder)
+    return WholeRow(messages, log.stat().st_size, transcript.stat().st_size, runs["every"], runs["cited"],
+                    runs.get("peer"), pages)
