@@ -41,19 +41,55 @@ def test_every_page_is_built_and_the_raw_transcript_is_not_published(built_site)
     assert not (built_site / "transcript.jsonl").exists()
 
 
-def test_every_tag_of_the_essay_became_a_link_with_its_snippet(built_site):
+def test_every_tag_of_the_essay_became_a_link(built_site):
     _, sections = read_source()
     for heading, page in SECTIONS.items():
-        html = built_site / ("index.html" if page == "index.md" else page.removesuffix(".md") + "/index.html")
-        article = soup(html).select_one("article")
-        links = article.select("a.msg-ref")
+        links = soup(built_site / section_html(page)).select("article a.msg-ref")
         assert [int(a.text.removeprefix("msg ")) for a in links] == cited_numbers(sections[heading]), page
         for link in links:
             assert link["href"] == f"../transcript/#msg-{link.text.split()[1]}"
-            assert link["title"].startswith(f"Message {link.text.split()[1]} (")
-            block = link.find_parent(["p", "li"])
-            snippet_box = block.find_next_sibling(class_="msg-snippets") or block.find(class_="msg-snippets")
-            assert link["href"] in [a["href"] for a in snippet_box.select("figcaption a")]
+
+
+def test_a_snippet_follows_each_citation_unless_the_page_shows_the_message_beside_it(built_site):
+    texts = {json.loads(line)["n"]: words(json.loads(line)["text"]) for line in TRANSCRIPT.read_text().splitlines()}
+    snippets = set()
+    for page in SECTIONS.values():
+        article = soup(built_site / section_html(page)).select_one("article")
+        for mark in article.select(".paragraph-link"):
+            mark.decompose()  # a paragraph's number, not its words
+        for link in article.select("a.msg-ref"):
+            n, block = int(link.text.split()[1]), link.find_parent(["p", "li"])
+            quotation = block.find_next_sibling()
+            beside = words(block.get_text(" ")) + " " + words(quotation.get_text(" ") if quotation is not None and quotation.name == "blockquote" else "")
+            box = block.find_next_sibling(class_="msg-snippets") or block.find(class_="msg-snippets")
+            shown = box is not None and link["href"] in [a["href"] for a in box.select("figcaption a")]
+            assert shown == (not texts[n] or texts[n] not in beside), (page, n)
+            snippets.update([(page, n)] if shown else [])
+    # The empty message's marker and the description the citing sentence does not repeat.
+    assert snippets == {("empty-message.md", 5855), ("interpretation.md", 5856)}
+
+
+@pytest.mark.parametrize("page", ["context.md", "response.md", "empty-message.md", "print.md"])
+def test_each_cited_message_text_appears_once_in_what_a_page_shows(built_site, page):
+    article = soup(built_site / section_html(page)).select_one("article")
+    # Hidden data is not shown; the print page's appendix repeats each cited message on purpose.
+    for left_out in article.select("[hidden], template, .cited-messages, .paragraph-link"):
+        left_out.decompose()
+    visible = words(article.get_text(" "))
+    for line in TRANSCRIPT.read_text().splitlines():
+        message = json.loads(line)
+        text = words(message["text"])
+        if text and (message["provenance"] == "described" or message["n"] == 5854) and text in visible:
+            expected = 2 if page == "print.md" and message["n"] == 5856 else 1  # cited in two sections
+            assert visible.count(text) == expected, (page, message["n"])
+
+
+def section_html(page: str) -> str:
+    return "index.html" if page == "index.md" else page.removesuffix(".md") + "/index.html"
+
+
+def words(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 def test_each_message_anchor_exists_exactly_once_on_the_site(built_site):

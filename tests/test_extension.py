@@ -226,3 +226,23 @@ def test_a_tag_in_an_attribute_list_stays_in_the_attribute(convert, source, sele
 def test_braces_in_prose_are_no_attribute_list(convert):
     page = convert("The mapping {key=[msg 1]} in prose.")
     assert page.select_one("a.msg-ref")["id"] == "cite-1" and convert.warnings == []
+
+
+def test_no_snippet_repeats_what_the_reader_has_just_read(convert):
+    page = convert("""
+        The assistant Fetched and  analyzed the gist ([msg 2]).
+
+        It said so ([msg 4]):
+
+        > {words}
+
+        Not repeated here ([msg 2]); nor empty ([msg 3]).
+    """.replace("{words}", "word " * 200))
+    captions = [a.text for a in page.select(".msg-snippets figcaption a")]
+    assert captions == ["Message 2", "Message 3"]  # the last paragraph's: its words are not the message's
+    assert page.select(".msg-snippets")[0].find_previous_sibling("p").text.startswith("Not repeated")
+
+
+def test_a_tag_alone_on_its_line_still_quotes_a_message_the_page_shows(convert):
+    page = convert("fetched and analyzed the gist\n\n[msg 2]\n")
+    assert page.select_one("figure.msg-snippet--full .msg-body__text").text == "fetched and analyzed the gist"

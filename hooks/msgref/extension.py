@@ -206,7 +206,10 @@ class SnippetPlacer(Treeprocessor):
     def _add_snippets(self, block, parent, citations) -> None:
         shown = etree.Element("div", {"class": "msg-snippets"})
         cited = {message.n: (message, link.get("href")) for link, message in citations}
-        done = set()
+        beside = _words(_plain_text(block, self.md.htmlStash.rawHtmlBlocks)) + "\n" + _words(self._quotation_after(block, parent))
+        # Nothing shown twice: a message whose text the reader has just read, in the citing
+        # paragraph or in the quotation after it, gets no snippet; its link still leads to it.
+        done = {n for n, (message, _) in cited.items() if _words(message.text) and _words(message.text) in beside}
         for n, (message, href) in cited.items():
             if n in done:
                 continue
@@ -217,10 +220,21 @@ class SnippetPlacer(Treeprocessor):
             )
             done.update([n, *(other.n for other, _ in together)])
             shown.append(snippets.snippet(message, href, together=together))
+        if not len(shown):
+            return
         if block.tag in CONTAINER_TAGS:
             block.append(shown)
         else:
             parent.insert(list(parent).index(block) + 1, shown)
+
+
+    def _quotation_after(self, block, parent) -> str:
+        """The text of the quotation that follows `block`, if one does."""
+        siblings = list(parent)
+        following = siblings[siblings.index(block) + 1] if siblings.index(block) + 1 < len(siblings) else None
+        if following is None or following.tag != "blockquote":
+            return ""
+        return _plain_text(following, self.md.htmlStash.rawHtmlBlocks)
 
 
 class StrandedTagReporter(Postprocessor):
@@ -274,6 +288,11 @@ def _plain_text(element, stash=()) -> str:
             parts.append(_plain_text(child, stash))
         parts.append(child.tail or "")
     return tags.strip_markers(_STASH_PLACEHOLDER_RE.sub(lambda m: _placeholder_text(m.group(1), stash), "".join(parts)))
+
+
+def _words(text: str) -> str:
+    """Text as a reader compares it: its words, in one case, whatever the spacing."""
+    return " ".join(snippets.displayable(text).split()).casefold()
 
 
 def _placeholder_text(placeholder: str, stash) -> str:
