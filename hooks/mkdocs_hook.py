@@ -74,6 +74,8 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
             file.page.content = build.finish_page(file.src_uri, file.page.content, pages)
             file.page.meta["head"] = build.head(file.src_uri, pages)  # written by the theme's extrahead block
     _add(files, config, build.finished_files(pages))  # MkDocs writes the files after this event
+    if (search := config.plugins.get("material/search")) and search.config.enabled:  # it indexes pages next
+        search.search_index.entries.extend(build.search_entries(pages))
     return env
 
 
@@ -89,8 +91,7 @@ def _add(files: Files, config: MkDocsConfig, made) -> None:
         files.append(File.generated(config, file.src, content=file.content, inclusion=inclusion))
 
 
-def _site_pages(files: Files) -> SimpleNamespace:
-    """The site's files as the build asks for them: by source path, their URLs (None if not a file of the site)."""
+def _site_pages(files: Files) -> SimpleNamespace:  # a page's URL by its source path; None if not in the site
     return SimpleNamespace(url=lambda src: getattr(files.get_file_from_path(src), "url", None))
 
 

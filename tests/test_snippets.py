@@ -1,10 +1,12 @@
 """Shortening and cleaning message text, checked against the plain definitions."""
 
 import random
+import xml.etree.ElementTree as etree
 
 import pytest
+from bs4 import BeautifulSoup
 
-from msgref.snippets import displayable, shorten
+from msgref.snippets import displayable, shorten, to_html
 
 
 def reference_shorten(text: str, limit: int) -> str:
@@ -55,3 +57,18 @@ def test_displayable_treats_every_code_point_by_the_rule():
 
     every = "".join(chr(code) for code in range(0x110000))
     assert displayable(every) == "".join(expected(code) for code in range(0x110000))
+
+
+def test_elements_are_written_as_the_standard_serializer_writes_them():
+    tricky = "a < b & c > d \"q\" 'a' &amp; \u2028 é 😀"
+    root = etree.Element("div", {"class": tricky, "data-x": "&<>\""})
+    etree.SubElement(root, "p").text = tricky
+    etree.SubElement(root, "br").tail = tricky
+    code = etree.SubElement(etree.SubElement(root, "pre"), "code")
+    code.text = "  <script>\n\talert(1)\n</script>  "
+    etree.SubElement(root, "img", {"alt": tricky, "src": "x.png"})
+    root[-1].tail = "end"
+    ours = BeautifulSoup(to_html(root), "html.parser")
+    standard = BeautifulSoup(etree.tostring(root, encoding="unicode", method="html"), "html.parser")
+    assert ours == standard and ours.find("script") is None
+    assert ours.pre.code.string == code.text

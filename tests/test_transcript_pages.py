@@ -6,7 +6,8 @@ from bs4 import BeautifulSoup
 
 from msgref.citations import Citation
 from msgref.transcript import parse_transcript
-from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, cited_numbers, fill_cited_in, page_markdown
+from msgref.transcript_pages import (SearchEntries, TranscriptEntries, TranscriptLayout, cited_numbers, fill_cited_in,
+                                     page_markdown)
 from sitebuild.settings import TranscriptSettings
 
 
@@ -20,8 +21,8 @@ def layout_of(messages, per_page=500, cited=(), context=None, **settings) -> Tra
     return TranscriptLayout(messages, TranscriptSettings(messages_per_page=per_page, context=context, **settings), cited)
 
 
-def to_html(layout, index) -> str:
-    extension = TranscriptEntries(SimpleNamespace(layout=layout))
+def to_html(layout, index, search=None) -> str:
+    extension = TranscriptEntries(SimpleNamespace(layout=layout, search=search or SearchEntries()))
     return markdown.markdown(page_markdown(layout, index), extensions=["attr_list", extension])
 
 
@@ -147,9 +148,40 @@ def test_a_long_message_is_cut_and_linked_to_its_whole_text():
     assert list(layout_of(transcript(1, text=text)).whole_texts()) == []
 
 
-def test_transcript_pages_can_be_left_out_of_the_search_index():
-    assert page_markdown(layout_of(transcript(1), search=False), 0).startswith("---\nsearch:\n  exclude: true\n---\n")
-    assert page_markdown(layout_of(transcript(1)), 0).startswith("# Transcript")
+def test_search_gets_one_entry_a_message_and_never_reads_the_pages_back():
+    messages = parse_transcript([json.dumps(r).encode() for r in [
+        {"n": 1, "speaker": "user", "provenance": "verbatim", "text": "<b>bold</b> & \x1b"},
+        {"n": 2, "speaker": "user", "provenance": "verbatim", "text": ""},
+        {"n": 3, "speaker": "tool", "provenance": "verbatim", "text": "x" * 300}]], "t.jsonl")
+    search = SearchEntries()
+    to_html(layout_of(messages, per_page=2, message_chars=100), 0, search)
+    to_html(layout_of(messages, per_page=2, message_chars=100), 1, search)
+    entries = search.entries({"transcript/index.md": "transcript/", "transcript/page-2.md": "transcript/page-2/"}.get)
+    assert [(e["location"], e["title"]) for e in entries] == [
+        ("transcript/#msg-1", "Message 1 — user"), ("transcript/#msg-2", "Message 2 — user"),
+        ("transcript/page-2/#msg-3", "Message 3 — tool")]
+    assert [e["text"] for e in entries[:2]] == ["<p>&lt;b&gt;bold&lt;/b&gt; &amp; \u241b</p>", "<p>Empty message: no content</p>"]
+    assert len(entries[2]["text"]) < 120  # cut as the page cuts it
+    assert page_markdown(layout_of(messages), 0).startswith("---\nsearch:\n  exclude: true\n---\n")
+
+
+def test_without_search_the_transcript_has_no_entries():
+    search = SearchEntries()
+    to_html(layout_of(transcript(1), search=False), 0, search)
+    assert search.entries(lambda src: "transcript/") == []
+
+
+def test_a_long_message_is_read_to_make_its_text_file_only_if_its_line_may_be_long(tmp_path):
+    lines = [{"n": n, "speaker": "tool", "provenance": "verbatim", "text": ("y" if n == 2 else "x") * 60} for n in (1, 2, 3)]
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    indexed = parse_transcript(path.read_bytes().splitlines(keepends=True), "t.jsonl", str(path))
+    read = []
+    indexed.get = lambda n, get=indexed.get: read.append(n) or get(n)
+    assert [indexed.size_hint(n) for n in (1, 2, 3)] == [len(json.dumps(line)) + 1 for line in lines]
+    assert len(dict(layout_of(indexed, message_chars=50).whole_texts())) == 3 and read == [1, 2, 3]
+    read.clear()
+    assert list(layout_of(indexed, message_chars=500).whole_texts()) == [] and read == []
 
 
 def test_cited_numbers_are_found_in_the_pages_markdown():

@@ -246,6 +246,9 @@ class RedactedTranscript:
     def __contains__(self, n: int) -> bool:
         return n in self._transcript
 
+    def size_hint(self, n: int) -> int:
+        return self._transcript.size_hint(n)
+
     def get(self, n: int) -> Message | None:
         if n in self._redacted:
             return self._redacted[n]

@@ -68,6 +68,9 @@ class MessageSource(Protocol):
 
     def get(self, n: int) -> Message | None: ...
 
+    def size_hint(self, n: int) -> int:
+        """At least the length of message n's text in the file, known without reading it."""
+
 
 def record_problem(record) -> str | None:
     """What is wrong with a JSON value as a message record, or None."""

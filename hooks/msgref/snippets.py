@@ -6,6 +6,7 @@ renders as text, never as HTML.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import xml.etree.ElementTree as etree
@@ -132,6 +133,14 @@ def message_body(message: Message, limit: int | None = None, shown_with: tuple[i
     return quote
 
 
+def shown_text(message: Message) -> str:
+    """The words a message's body shows, as plain text: its text, its tool call, or the
+    mark of an empty message."""
+    if message.text.strip() or message.is_described:
+        return displayable(message.text)
+    return f"Tool call: {displayable(message.tool_name)}" if message.tool_name else _empty_label(message)
+
+
 def message_details(message: Message) -> list[etree.Element]:
     """What an imported log keeps beside the text: where it came from, reasoning, tool input."""
     details = []
@@ -183,7 +192,31 @@ def _numbers_phrase(numbers) -> str:
 
 
 def to_html(element: etree.Element) -> str:
-    return etree.tostring(element, encoding="unicode", method="html")
+    """The element as HTML, its text and attribute values escaped. Written here rather
+    than by ElementTree's serializer, which takes twice as long: a whole session's
+    transcript is tens of thousands of these elements."""
+    parts: list[str] = []
+    _write(element, parts)
+    return "".join(parts)
+
+
+_VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+
+
+def _write(element: etree.Element, parts: list[str]) -> None:
+    parts.append("<" + element.tag)
+    for name, value in element.attrib.items():
+        parts.append(f' {name}="{html.escape(value)}"')
+    parts.append(">")
+    if element.tag in _VOID_TAGS:
+        return
+    if element.text:
+        parts.append(html.escape(element.text, quote=False))
+    for child in element:
+        _write(child, parts)
+        if child.tail:
+            parts.append(html.escape(child.tail, quote=False))
+    parts.append(f"</{element.tag}>")
 
 
 def _empty_label(message: Message) -> str:

@@ -42,6 +42,9 @@ class Transcript:
     def get(self, n: int) -> Message | None:
         return self._by_number.get(n)
 
+    def size_hint(self, n: int) -> int:
+        return len(self._by_number[n].text)
+
 
 class IndexedTranscript(Transcript):
     """A transcript file that keeps in memory only where each message's line starts.
@@ -60,6 +63,15 @@ class IndexedTranscript(Transcript):
         self._offsets, self._lines = offsets, lines
         self.numbers = sorted(offsets)
         self._cache: OrderedDict[int, Message] = OrderedDict()
+        self._line_bytes: dict[int, int] | None = None
+
+    def size_hint(self, n: int) -> int:
+        """The length in bytes of message n's line, which no text on it is longer than."""
+        if self._line_bytes is None:
+            starts = sorted(self._offsets.values())
+            ends = dict(zip(starts, [*starts[1:], os.path.getsize(self._file_path)]))
+            self._line_bytes = {number: ends[offset] - offset for number, offset in self._offsets.items()}
+        return self._line_bytes[n]
 
     def __contains__(self, n: int) -> bool:
         return n in self._offsets

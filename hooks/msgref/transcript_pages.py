@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import html
 import posixpath
 import re
 import xml.etree.ElementTree as etree
@@ -23,6 +24,7 @@ from typing import Protocol
 
 from markdown import Markdown
 from markdown.extensions import Extension
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
@@ -90,14 +92,20 @@ class TranscriptLayout:
         return posixpath.join(self.folder, "messages", f"msg-{n}.txt")
 
     def is_cut(self, message) -> bool:
-        return len(message.text) > self.message_chars
+        return len(message.text) > self.message_chars and self._may_be_long(message.n)
+
+    def _may_be_long(self, n: int) -> bool:
+        # What the file says of a message's length, before it is read: only a message that
+        # may be long is read to make its text file, and only such a message is cut. The
+        # margin lets redaction lengthen a message (its markers can be longer than the
+        # secrets they replace); past it, a message is shown whole, never cut without its file.
+        return self.transcript.size_hint(n) > self.message_chars // 2
 
     def whole_texts(self):
         """(source path, text) of each shown message too long to show whole."""
         for chunk in self.pages:
             for n in chunk:
-                message = self.transcript.get(n)
-                if self.is_cut(message):
+                if self._may_be_long(n) and self.is_cut(message := self.transcript.get(n)):
                     yield self.text_file_src(n), snippets.displayable(message.text)
 
     def href(self, n: int, from_page: str) -> str | None:
@@ -130,10 +138,10 @@ def page_markdown(layout: TranscriptLayout, index: int, intro: str = "") -> str:
     if len(layout.pages) > 1:
         parts.append(_pager(layout, index))
     parts.append(ENTRIES_MARKER.format(index=index))
-    # `search: false` leaves the transcript out of the search index: indexing hundreds of
-    # messages is the largest part of building a transcript page.
-    front_matter = "" if layout.search else "---\nsearch:\n  exclude: true\n---\n\n"
-    return front_matter + "\n\n".join(part for part in parts if part) + "\n"
+    # The generator's search does not read these pages back: `SearchEntries` gives it one
+    # entry per message, made with the entries. Parsing hundreds of rendered messages
+    # again took half the time of building a whole session.
+    return "---\nsearch:\n  exclude: true\n---\n\n" + "\n\n".join(part for part in parts if part) + "\n"
 
 
 def _summary(layout: TranscriptLayout) -> str:
@@ -154,8 +162,29 @@ def _pager(layout: TranscriptLayout, index: int) -> str:
     return " · ".join(items) + "\n{ .msg-pager }"
 
 
+class SearchEntries:
+    """The search entries of the transcript pages, one a message, by page: its anchor,
+    its title and its text as search indexes take it (escaped HTML in a paragraph)."""
+
+    def __init__(self):
+        self._by_page: dict[str, list[tuple[str, str, str]]] = {}
+
+    def forget_page(self, src: str) -> None:
+        self._by_page.pop(src, None)
+
+    def add(self, src: str, anchor: str, title: str, message: Message) -> None:
+        text = f"<p>{html.escape(snippets.shown_text(message), quote=False)}</p>"
+        self._by_page.setdefault(src, []).append((anchor, title, text))
+
+    def entries(self, url_of: Callable[[str], str | None]) -> list[dict[str, str]]:
+        """Every entry, with its location: the page's URL from `url_of(src)` and the anchor."""
+        return [{"location": f"{url_of(src) or ''}#{anchor}", "title": title, "text": text}
+                for src, found in self._by_page.items() for anchor, title, text in found]
+
+
 class LayingOutBuild(Protocol):
     layout: TranscriptLayout  # the layout of the build in progress
+    search: SearchEntries  # filled as the entries are made
 
 
 class TranscriptEntries(Extension):
@@ -165,6 +194,7 @@ class TranscriptEntries(Extension):
         super().__init__()
         self.build = build
         self.pending: int | None = None  # the page whose marker was found
+        self.added = False  # whether the page being converted got its messages
 
     def extendMarkdown(self, md: Markdown) -> None:
         md.registerExtension(self)
@@ -173,9 +203,11 @@ class TranscriptEntries(Extension):
         # After inline patterns (20) and attribute lists (8); before the table of contents
         # (5), MkDocs' anchor list (5) and its link rewriting (0), which thus see the entries.
         md.treeprocessors.register(_EntriesAdder(md, self), "msgref_entries", 7)
+        md.postprocessors.register(_LightContents(md, self), "msgref_light_contents", 1)
 
     def reset(self) -> None:
         self.pending = None
+        self.added = False
 
 
 class _MarkerFinder(Preprocessor):
@@ -202,13 +234,41 @@ class _EntriesAdder(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         index, self.extension.pending = self.extension.pending, None
+        self.extension.added = index is not None
         if index is not None:
             # Inline patterns have run (priority 20): the messages' text is never read as Markdown.
-            root.extend(page_entries(self.extension.build.layout, index))
+            build = self.extension.build
+            root.extend(page_entries(build.layout, index, self._stored, build.search if build.layout.search else None))
+
+    def _stored(self, html: str) -> etree.Element:
+        """A block that stands for `html`, kept aside as raw HTML and put back as it is."""
+        block = etree.Element("p")
+        block.text = self.md.htmlStash.store(html)
+        return block
 
 
-def page_entries(layout: TranscriptLayout, index: int) -> list[etree.Element]:
-    """The elements of one page's messages."""
+class _LightContents(Postprocessor):
+    """Keeps a transcript page's table of contents to its title: hundreds of messages are
+    found through the pager, the map and search, not in a sidebar list of them all."""
+
+    def __init__(self, md: Markdown, extension: TranscriptEntries):
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, text: str) -> str:
+        if self.extension.added and hasattr(self.md, "toc_tokens"):
+            self.md.toc_tokens = [{**token, "children": []} for token in self.md.toc_tokens if token["level"] == 1]
+        return text
+
+
+def page_entries(layout: TranscriptLayout, index: int, stored: Callable[[str], etree.Element],
+                 search: SearchEntries | None = None) -> list[etree.Element]:
+    """The elements of one page's messages; each message's search entry goes to `search`.
+
+    Only the headings and the links are elements, which the generator reads and rewrites;
+    the messages' text is serialized at once and kept as `stored(html)`, so that the
+    parser's later stages walk a few elements a message rather than dozens.
+    """
     chunk = layout.pages[index]
     here = layout.page_src(index)
     numbers = layout.transcript.numbers
@@ -222,7 +282,10 @@ def page_entries(layout: TranscriptLayout, index: int) -> list[etree.Element]:
         message = layout.transcript.get(n)
         heading = etree.Element("h2", {"id": f"msg-{n}"})
         heading.text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
-        elements += [heading, _message_entry(layout, message, here)]
+        entry, shown = _message_entry(layout, message, here, stored)
+        elements += [heading, entry]
+        if search is not None:
+            search.add(here, heading.get("id"), heading.text, shown)
         links = []  # to the previous and next shown message
         if k > 0:
             links.append((numbers[previous], "← Message {}"))
@@ -237,15 +300,19 @@ def page_entries(layout: TranscriptLayout, index: int) -> list[etree.Element]:
     return elements
 
 
-def _message_entry(layout: TranscriptLayout, message, here: str) -> etree.Element:
-    """The message's text, what the log keeps beside it, and its provenance."""
+def _message_entry(layout: TranscriptLayout, message, here: str,
+                   stored: Callable[[str], etree.Element]) -> tuple[etree.Element, Message]:
+    """The message's text, what the log keeps beside it, and its provenance; and the
+    message as shown (cut at `message_chars`)."""
     entry = etree.Element("div", {"class": "msg-entry"})
     provenance = etree.Element("p", {"class": "msg-provenance"})
     provenance.text = f"{snippets.provenance_label(message).capitalize()}."
     shown, note = cut_message(layout, message, here)
-    entry.extend([snippets.message_body(shown), *([note] if note is not None else []),
-                  *snippets.message_details(message), provenance])
-    return entry
+    entry.append(stored(snippets.to_html(snippets.message_body(shown))))
+    if note is not None:  # it links to the whole text: an element, for the generator to rewrite
+        entry.append(note)
+    entry.append(stored("".join(snippets.to_html(part) for part in [*snippets.message_details(message), provenance])))
+    return entry, shown
 
 
 def cut_message(layout: TranscriptLayout, message: Message, here: str) -> tuple[Message, etree.Element | None]:

@@ -21,7 +21,7 @@ from msgref.extension import MessageCitations, PageInProgress
 from msgref.redact import Redactor, redacted_view
 from msgref.schema import Message, MessageSource
 from msgref.transcript import TranscriptError, start_loading
-from msgref.transcript_pages import TranscriptEntries, TranscriptLayout, cited_numbers, cut_message
+from msgref.transcript_pages import SearchEntries, TranscriptEntries, TranscriptLayout, cited_numbers, cut_message
 
 from . import citing
 from .generated import citation_downloads, cited_in_lists, cited_messages_appendix, generated_files
@@ -64,6 +64,7 @@ class SiteBuild:
         self.citations = CitationRegistry()
         self.paragraphs: dict[str, list[str]] = {}  # page -> ids of its paragraphs, in ¶ order
         self.outlines: dict[str, list[Heading]] = {}  # page -> its headings
+        self.search = SearchEntries()  # the transcript's entries in the site's search
         self.page = PageInProgress("", "")
         self.transcript: MessageSource | None = None
         self.layout: TranscriptLayout | None = None
@@ -98,6 +99,7 @@ class SiteBuild:
         starting on line `first_line` of that file."""
         self.page = PageInProgress(src, display_path, first_line, derived=src == PRINT_PAGE)
         self.citations.forget_page(src)
+        self.search.forget_page(src)
         self.paragraphs.pop(src, None)
         self.outlines.pop(src, None)
 
@@ -121,6 +123,12 @@ class SiteBuild:
     def finished_files(self, pages: SitePages) -> list:
         """The files the build adds once every page is converted: the citation downloads."""
         return citation_downloads(self, pages) if self.essay else []
+
+    def search_entries(self, pages: SitePages) -> list[dict[str, str]]:
+        """The transcript's entries in the site's search, one a message: `location`
+        (URL and anchor), `title` and `text`, as a search index takes them. The
+        transcript pages themselves are left out of the index that the generator makes."""
+        return self.search.entries(pages.url)
 
     def head(self, src: str, pages: SitePages) -> dict:
         """The metadata of a page's <head>: `meta` and `link` elements (as attribute
@@ -236,6 +244,9 @@ class _Reading:
 
     def __contains__(self, n: int) -> bool:
         return n in self._transcript
+
+    def size_hint(self, n: int) -> int:
+        return self._transcript.size_hint(n)
 
     def get(self, n: int) -> Message | None:
         try:
