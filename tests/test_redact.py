@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from msgref.redact import KINDS, Redactor
+from msgref.redact import KINDS, NestingError, Redactor
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tests" / "data" / "transcripts"
@@ -223,3 +223,26 @@ def test_a_value_nested_too_deeply_is_refused_with_the_limit():
     for _ in range(51):  # from 151 levels to 100
         value = value[0]
     assert Redactor().redact_value(value) == (value, [])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_message_holding_a_secret_anywhere_may_hold_one(kind):
+    line, _ = planted_secrets()[kind]
+    redactor = Redactor()
+    for value in (line, {"cmd": [line]}, {line: "x"}, [["a", {"b": line.upper() if kind == "bearer-token" else line}]]):
+        assert redactor.may_hold_secret("clean text", value), value
+
+
+def test_messages_without_hints_are_found_clean_at_once():
+    redactor = Redactor()
+    clean = ["Ran the tests: 12 passed.", {"command": "ls -la", "cwd": "/home/user"}, None, ["a", ["b"]]]
+    assert not redactor.may_hold_secret(*clean)
+    assert all(redactor.redact_value(value) == (value, []) for value in clean)
+    # A pattern of the site's own has no hints: every message is tried with it.
+    assert Redactor({"ticket": r"TICKET-\d+"}).may_hold_secret("Ran the tests.")
+    value = []
+    for _ in range(100):  # 101 lists, one in another
+        value = [value]
+    with pytest.raises(NestingError, match="^nests deeper than 100 levels"):
+        redactor.may_hold_secret("text", value)
+    assert not redactor.may_hold_secret("text", value[0])

@@ -171,6 +171,28 @@ class Redactor:
             folded = None
         return text, kinds
 
+    def may_hold_secret(self, *values) -> bool:
+        """False if no string in `values` (JSON-like, keys too) can hold a secret: none
+        holds a hint of any pattern. Most messages hold none, and looking for the hints
+        in all their strings joined is far quicker than trying each pattern on each
+        string. A hint found across two strings only sends them to `redact_value`.
+        A value nested deeper than MAX_NESTING levels is refused with NestingError."""
+        strings: list[str] = []
+        for value in values:
+            _collect_strings(value, strings, 0)
+        text = "\n".join(strings)
+        folded = None
+        for pattern in self.patterns:
+            if not pattern.hints:
+                return True  # a pattern of the site's own: tried on every string
+            if pattern.hints_lower and folded is None:
+                folded = text.casefold()
+            haystack = folded if pattern.hints_lower else text
+            if any(map(haystack.__contains__, pattern.hints)) and (
+                    pattern.hint_regex is None or pattern.hint_regex.search(haystack)):
+                return True
+        return False
+
     def redact_value(self, value):
         """Redact every string inside a JSON-like value, the keys of its objects too.
         A value nested deeper than MAX_NESTING levels is refused with NestingError."""
@@ -210,6 +232,18 @@ class Redactor:
             + MARKER.format(kind=pattern.kind)
             + match.string[end : match.end()]
         )
+
+
+def _collect_strings(value, strings: list[str], depth: int) -> None:
+    if isinstance(value, str):
+        strings.append(value)
+    elif isinstance(value, (dict, list, tuple)):
+        if depth >= MAX_NESTING:
+            raise NestingError(f"nests deeper than {MAX_NESTING} levels, the most a message may hold")
+        if isinstance(value, dict):
+            strings.extend(key for key in value if isinstance(key, str))
+        for item in value.values() if isinstance(value, dict) else value:
+            _collect_strings(item, strings, depth + 1)
 
 
 def _secret_span(match: re.Match, group: int | str) -> tuple[int, int]:
@@ -254,6 +288,9 @@ class RedactedTranscript:
             return self._redacted[n]
         message = self._transcript.get(n)
         if message is None or n in self._clean:
+            return message
+        if not self._redactor.may_hold_secret(*(getattr(message, name) for name in LOG_TEXT_FIELDS)):
+            self._clean.add(n)
             return message
         redacted, kinds = {}, []
         for name in LOG_TEXT_FIELDS:
