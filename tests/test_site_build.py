@@ -9,6 +9,8 @@ import markdown
 from bs4 import BeautifulSoup
 
 from conftest import ROOT
+from msgref.snippets import to_html
+from sitebuild import citing
 from sitebuild.build import SiteBuild
 from sitebuild.config_file import read_config
 from sitebuild.urls import relative_url
@@ -67,3 +69,9 @@ def test_the_build_runs_with_python_markdown_alone(caplog):
     downloads = {file.src: file.content for file in build.finished_files(site)}
     assert set(downloads) == {"cite/essay.bib", "cite/essay-biblatex.bib", "cite/essay.ris", "cite/essay.json"}
     assert downloads["cite/essay.ris"].count("TY  - ELEC") == 8
+    # Each message's "Cite this message" box, made from one template a page, is the box made for it alone.
+    boxes = citing.message_boxes(build, "transcript/index.md", site)
+    for n in [*build.transcript.numbers, 1, 10, 99999]:
+        assert boxes(n) == to_html(citing.message_box(build, n, site, "transcript/index.md")), n
+    shown = transcript.find(id="msg-5852").find_next("details", class_="cite-this")
+    assert str(shown) == str(BeautifulSoup(boxes(5852), "html.parser"))

@@ -375,13 +375,13 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
 
 
 def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link_for: Callable[[Citation], str],
-                  title_of: Callable[[str], str], after: Callable[[int], etree.Element] | None = None) -> str:
+                  title_of: Callable[[str], str], after: Callable[[int], str] | None = None) -> str:
     """Replace the placeholders of a rendered transcript page with "Cited in" lists, each
-    followed by `after(n)` if given (such as how to cite message n)."""
+    followed by the HTML `after(n)` if given (such as how to cite message n)."""
 
     def cited_in(match: re.Match) -> str:
         n = int(match.group(1))
-        return _cited_in(n) + (snippets.to_html(after(n)) if after else "")
+        return _cited_in(n) + (after(n) if after else "")
 
     def _cited_in(n: int) -> str:
         citations = citations_of(n)

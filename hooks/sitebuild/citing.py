@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from essaycite import head as head_data
@@ -31,11 +32,25 @@ def section_box(build: SiteBuild, part: Part, src: str, pages: SitePages) -> str
     return to_html(cite_box("Cite this section", references(build.meta, part), links(build, src, pages)))
 
 
-def message_box(build: SiteBuild, n: int, pages: SitePages) -> etree.Element:
-    """How to cite message n: its permanent address and its citation in each style."""
-    where = pages.url(build.layout.src_of(n)) or ""
+def message_box(build: SiteBuild, n: int, pages: SitePages, src: str | None = None) -> etree.Element:
+    """How to cite message n, shown on transcript page `src` (by default the page that
+    shows it): its permanent address and its citation in each style."""
+    where = pages.url(src or build.layout.src_of(n)) or ""
     return cite_box("Cite this message", message_references(build.meta, n, where), [],
                     address=build.meta.url_for(where, f"msg-{n}"))
+
+
+# A number no message has, rendered in a page's template of the box below.
+_SENTINEL = 987654321987654321
+
+
+def message_boxes(build: SiteBuild, src: str, pages: SitePages) -> Callable[[int], str]:
+    """How to cite each message on transcript page `src`, as HTML: `message_box` rendered
+    once for the page and given each message's number, since the boxes of a page differ
+    in nothing else. Rendering thousands of boxes one by one took longer than the rest
+    of a whole session's build."""
+    template = to_html(message_box(build, _SENTINEL, pages, src))
+    return lambda n: template.replace(str(_SENTINEL), str(n))
 
 
 def cite_as_block(build: SiteBuild) -> str:

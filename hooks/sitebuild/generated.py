@@ -106,5 +106,5 @@ def cited_in_lists(build: SiteBuild, src: str, html: str, pages: SitePages) -> s
         # In reading order: by the pages' order in the navigation, then on each page.
         return sorted(build.citations.of_message(n), key=lambda citation: build.page_rank(citation.page))
 
-    cite = (lambda n: citing.message_box(build, n, pages)) if build.essay else None
+    cite = citing.message_boxes(build, src, pages) if build.essay else None
     return fill_cited_in(html, citations_of, link_for, build.title_of, cite)
