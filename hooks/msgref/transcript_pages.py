@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import posixpath
 import re
 import xml.etree.ElementTree as etree
@@ -28,11 +29,17 @@ from markdown.treeprocessors import Treeprocessor
 
 from . import snippets
 from .citations import Citation
+from .transcript_map import MAP_SLOT, Strip, number_strip
+from .transcript_nav import absent_note, pager
 from .tags import TAG_RE
 from .schema import Message, MessageSource
 
 _NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
+# Whether a message is cited is known once every page is converted: its entry and heading
+# carry these until then.
+_ITEM_PLACEHOLDER_RE = re.compile(r'<div class="msg-item" data-msg="(\d+)">')
+_BADGE_PLACEHOLDER_RE = re.compile(r'<span class="msg-badge-slot" data-msg="(\d+)"></span>')
 ENTRIES_MARKER = "<!-- msgref: messages of transcript page {index} -->"
 _ENTRIES_MARKER_RE = re.compile(r"<!-- msgref: messages of transcript page (\d+) -->")
 
@@ -70,6 +77,11 @@ class TranscriptLayout:
         per_page = settings.messages_per_page
         self.pages = [shown[i : i + per_page] for i in range(0, len(shown), per_page)] or [[]]
         self._page_of = {n: i for i, chunk in enumerate(self.pages) for n in chunk}
+
+    @functools.cached_property
+    def strip(self) -> Strip | None:
+        """The transcript's numbers as the map at the top of each page draws them."""
+        return number_strip(self.transcript.numbers)
 
     @property
     def shows_all(self) -> bool:
@@ -126,10 +138,7 @@ def page_markdown(layout: TranscriptLayout, index: int, intro: str = "") -> str:
     """The Markdown of one transcript page; `TranscriptEntries` adds its messages."""
     chunk = layout.pages[index]
     title = "Transcript" if len(layout.pages) == 1 else f"Transcript, messages {chunk[0]}–{chunk[-1]}"
-    parts = [f"# {title}", intro.strip(), _summary(layout)]
-    if len(layout.pages) > 1:
-        parts.append(_pager(layout, index))
-    parts.append(ENTRIES_MARKER.format(index=index))
+    parts = [f"# {title}", intro.strip(), _summary(layout), ENTRIES_MARKER.format(index=index)]
     # `search: false` leaves the transcript out of the search index: indexing hundreds of
     # messages is the largest part of building a transcript page.
     front_matter = "" if layout.search else "---\nsearch:\n  exclude: true\n---\n\n"
@@ -143,15 +152,6 @@ def _summary(layout: TranscriptLayout) -> str:
     around = f" and the {layout.context} before and after each" if layout.context else ""
     return (f"The transcript has {total:,} messages. These pages show the {cited:,} that the essay cites"
             f"{around}, {shown:,} in all; the others are left out.\n{{ .msg-summary }}")
-
-
-def _pager(layout: TranscriptLayout, index: int) -> str:
-    items = []
-    for i, chunk in enumerate(layout.pages):
-        label = f"Messages {chunk[0]}–{chunk[-1]}"
-        href = posixpath.relpath(layout.page_src(i), posixpath.dirname(layout.page_src(index)))
-        items.append(f"**{label}**" if i == index else f"[{label}]({href})")
-    return " · ".join(items) + "\n{ .msg-pager }"
 
 
 class LayingOutBuild(Protocol):
@@ -208,43 +208,66 @@ class _EntriesAdder(Treeprocessor):
 
 
 def page_entries(layout: TranscriptLayout, index: int) -> list[etree.Element]:
-    """The elements of one page's messages."""
+    """The elements of one page: the slot of its map, its pager and its messages."""
     chunk = layout.pages[index]
     here = layout.page_src(index)
     numbers = layout.transcript.numbers
     first = sum(len(page) for page in layout.pages[:index])
-    elements = []
+    elements = [etree.fromstring(MAP_SLOT)] if numbers else []
+    top = pager(layout, index)
+    if top is not None:
+        elements.append(top)
     for k, n in enumerate(chunk, start=first):
         position = layout.positions[k]
         previous = layout.positions[k - 1] if k > 0 else -1
         if position - previous > 1:
             elements.append(_gap(numbers, previous + 1, position - 1))
-        message = layout.transcript.get(n)
-        heading = etree.Element("h2", {"id": f"msg-{n}"})
-        heading.text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
-        elements += [heading, _message_entry(layout, message, here)]
-        links = []  # to the previous and next shown message
-        if k > 0:
-            links.append((numbers[previous], "← Message {}"))
-        if k + 1 < len(layout.positions):
-            links.append((numbers[layout.positions[k + 1]], "Message {} →"))
-        if links:
-            elements.append(_neighbours(layout, here, links))
-        elements.append(etree.Element("div", {"class": "msg-cited-in", "data-msg": str(n)}))
+        absent = absent_note(numbers, max(previous, 0), position)
+        if absent is not None:
+            elements.append(absent)
+        elements.append(_item(layout, layout.transcript.get(n), here, k))
     after_last = layout.positions[-1] + 1 if layout.positions else 0
     if index == len(layout.pages) - 1 and after_last < len(numbers):
         elements.append(_gap(numbers, after_last, len(numbers) - 1))
+        absent = absent_note(numbers, max(after_last - 1, 0), len(numbers) - 1)
+        if absent is not None:
+            elements.append(absent)
+    bottom = pager(layout, index, where="bottom")
+    if bottom is not None:
+        elements.append(bottom)
     return elements
 
 
+def _item(layout: TranscriptLayout, message: Message, here: str, k: int) -> etree.Element:
+    """One message: its heading, its entry, links to its neighbours, and the place of its
+    "Cited in" list."""
+    n, numbers = message.n, layout.transcript.numbers
+    item = etree.Element("div", {"class": "msg-item", "data-msg": str(n)})
+    heading = etree.SubElement(item, "h2", {"id": f"msg-{n}"})
+    heading.text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
+    etree.SubElement(heading, "span", {"class": "msg-badge-slot", "data-msg": str(n)})
+    item.append(_message_entry(layout, message, here))
+    links = []  # to the previous and next shown message
+    if k > 0:
+        links.append((numbers[layout.positions[k - 1]], "← Message {}"))
+    if k + 1 < len(layout.positions):
+        links.append((numbers[layout.positions[k + 1]], "Message {} →"))
+    if links:
+        item.append(_neighbours(layout, here, links))
+    etree.SubElement(item, "div", {"class": "msg-cited-in", "data-msg": str(n)})
+    return item
+
+
 def _message_entry(layout: TranscriptLayout, message, here: str) -> etree.Element:
-    """The message's text, what the log keeps beside it, and its provenance."""
+    """The message's text, what the log keeps beside it, and its provenance: said once,
+    by the label of a description, or by a line under a quotation."""
     entry = etree.Element("div", {"class": "msg-entry"})
-    provenance = etree.Element("p", {"class": "msg-provenance"})
-    provenance.text = f"{snippets.provenance_label(message).capitalize()}."
     shown, note = cut_message(layout, message, here)
     entry.extend([snippets.message_body(shown), *([note] if note is not None else []),
-                  *snippets.message_details(message), provenance])
+                  *snippets.message_details(message)])
+    if not message.is_described:
+        provenance = etree.SubElement(entry, "p", {"class": "msg-provenance"})
+        provenance.text = f"{snippets.provenance_label(message).capitalize()}."
     return entry
 
 
@@ -296,10 +319,12 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
         entry = etree.SubElement(appendix, "section", {"class": "cited-message", "id": f"appendix-msg-{n}"})
         etree.SubElement(entry, "h3").text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
         entry.append(snippets.message_body(message, layout.message_chars if layout.is_cut(message) else None))
-        provenance = etree.SubElement(entry, "p", {"class": "msg-provenance"})
-        provenance.text = f"{snippets.provenance_label(message).capitalize()}."
+        # A description says so in its label; a quotation, here.
+        said = [] if message.is_described else [f"{snippets.provenance_label(message).capitalize()}."]
         if layout.is_cut(message):
-            provenance.text += f" Shortened here: the whole message, {len(message.text):,} characters, is at its address."
+            said.append(f"Shortened here: the whole message, {len(message.text):,} characters, is at its address.")
+        if said:
+            etree.SubElement(entry, "p", {"class": "msg-provenance"}).text = " ".join(said)
         address = etree.SubElement(entry, "p", {"class": "msg-address"})
         address.text = "Address: "
         link = etree.SubElement(address, "a", {"href": address_of(n)})
@@ -310,7 +335,15 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
 def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link_for: Callable[[Citation], str],
                   title_of: Callable[[str], str], after: Callable[[int], etree.Element] | None = None) -> str:
     """Replace the placeholders of a rendered transcript page with "Cited in" lists, each
-    followed by `after(n)` if given (such as how to cite message n)."""
+    followed by `after(n)` if given (such as how to cite message n), and mark the entries
+    and headings of the cited messages."""
+
+    def item(match: re.Match) -> str:
+        cited = "msg-item msg-item--cited" if citations_of(int(match.group(1))) else "msg-item"
+        return f'<div class="{cited}" data-msg="{match.group(1)}">'
+
+    def badge(match: re.Match) -> str:
+        return '<span class="msg-badge"><span class="visually-hidden">: </span>Cited</span>' if citations_of(int(match.group(1))) else ""
 
     def cited_in(match: re.Match) -> str:
         n = int(match.group(1))
@@ -331,4 +364,5 @@ def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link
             link.tail = f": “{citation.excerpt}”"
         return snippets.to_html(box)
 
+    html = _BADGE_PLACEHOLDER_RE.sub(badge, _ITEM_PLACEHOLDER_RE.sub(item, html))
     return _CITED_IN_PLACEHOLDER_RE.sub(cited_in, html)
