@@ -16,9 +16,11 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass
 
-WIDTH, HEIGHT = 400, 100  # the viewBox; the figure is as wide as the text
-LEFT, RIGHT = 10, 390  # where the strip starts and ends
-FONT = 13
+# The viewBox: as wide as the text of a phone, where a unit is about a pixel; wider
+# screens draw it larger, up to the width the style sheet allows.
+WIDTH, HEIGHT = 340, 100
+LEFT, RIGHT = 8, 332  # where the strip starts and ends
+FONT = 12
 CHAR_WIDTH = 0.6 * FONT  # an estimate of a digit's width, to keep labels apart
 LABEL_ROWS = (15, 31)  # baselines: a label that cannot go in the first row goes in the second
 PIN_TOP, STRIP_TOP, STRIP_HEIGHT = 40, 54, 14
