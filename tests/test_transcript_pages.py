@@ -47,7 +47,10 @@ def test_each_message_has_its_anchor_speaker_text_provenance_and_neighbours():
     assert page.select_one(".msg-provenance").text == "Quoted verbatim."
     neighbours = [[a["href"] for a in p.find_all("a")] for p in page.select(".msg-neighbours")]
     assert neighbours == [["index.md#msg-2", "#msg-5"], ["#msg-3", "page-3.md#msg-8"]]
-    assert [a["href"] for a in page.select(".msg-pager a")] == ["index.md", "page-3.md"]
+    steps = page.select_one(".msg-pager--top .msg-pager__steps")
+    assert [(a.text, a["href"]) for a in steps.find_all("a")] == [
+        ("« First", "index.md"), ("‹ Previous", "index.md"), ("Next ›", "page-3.md"), ("Last »", "page-3.md")]
+    assert [a["href"] for a in page.select(".msg-pager__pages a")] == ["index.md", "page-3.md"]
 
 
 def test_text_that_looks_like_markdown_or_html_stays_text():
