@@ -187,8 +187,8 @@ def _draw_marks(svg: etree.Element, strip: Strip, found: list[Mark], href_of) ->
     row_ends = [float("-inf")] * len(LABEL_ROWS)
     for mark in found:
         x0, x1 = strip.x(mark.first + 0.5), strip.x(mark.last + 0.5)
-        link = etree.SubElement(svg, "a", {"class": "msg-map__mark", "href": href_of(mark.first), "aria-label": mark.name})
-        etree.SubElement(link, "title").text = mark.name
+        link = etree.SubElement(svg, "a", {"class": "msg-map__mark", "href": href_of(mark.first)})
+        etree.SubElement(link, "title").text = mark.name  # the link's name, and its tooltip
         middle = (x0 + x1) / 2
         # A target wider than the mark, to click or touch.
         hit_width = max(x1 - x0 + MIN_MARK_GAP, MIN_MARK_GAP)
