@@ -73,4 +73,5 @@ def test_the_cited_messages_are_in_an_appendix_with_their_addresses(public_site)
     numbers = [int(line.split('"n": ')[1].split(",")[0]) for line in TRANSCRIPT.read_text().splitlines()]
     for n in numbers:
         assert f"Message {n} — " in appendix and f"Address: {PUBLIC_URL}transcript/#msg-{n}" in appendix
-    assert "Empty message: no content" in appendix and "Described by the essay, not quoted." in appendix
+    assert "Empty message: no content" in appendix and "Described, not quoted." in appendix and "Quoted verbatim." in appendix
+    assert "Described by the essay, not quoted." not in appendix  # said once, by the description's label

@@ -2,6 +2,7 @@ import json
 from types import SimpleNamespace
 
 import markdown
+import pytest
 from bs4 import BeautifulSoup
 
 from msgref.citations import Citation
@@ -48,7 +49,10 @@ def test_each_message_has_its_anchor_speaker_text_provenance_and_neighbours():
     assert page.select_one(".msg-provenance").text == "Quoted verbatim."
     neighbours = [[a["href"] for a in p.find_all("a")] for p in page.select(".msg-neighbours")]
     assert neighbours == [["index.md#msg-2", "#msg-5"], ["#msg-3", "page-3.md#msg-8"]]
-    assert [a["href"] for a in page.select(".msg-pager a")] == ["index.md", "page-3.md"]
+    steps = page.select_one(".msg-pager--top .msg-pager__steps")
+    assert [(a.text, a["href"]) for a in steps.find_all("a")] == [
+        ("« First", "index.md"), ("‹ Previous", "index.md"), ("Next ›", "page-3.md"), ("Last »", "page-3.md")]
+    assert [a["href"] for a in page.select(".msg-pager__pages a")] == ["index.md", "page-3.md"]
 
 
 def test_text_that_looks_like_markdown_or_html_stays_text():
@@ -186,3 +190,14 @@ def test_a_long_message_is_read_to_make_its_text_file_only_if_its_line_may_be_lo
 
 def test_cited_numbers_are_found_in_the_pages_markdown():
     assert cited_numbers(["See [msg 3] and [msg 12].", "`[msg 4]`", "[msg5] [MSG 6]"]) == {3, 12, 4}
+
+
+@pytest.mark.parametrize("count, listed", [(50, 50), (51, 0)])
+def test_a_page_of_many_messages_lists_only_its_title_in_its_contents(count, listed):
+    layout = layout_of(transcript(*range(1, count + 1)))
+    extension = TranscriptEntries(SimpleNamespace(layout=layout, search=SearchEntries()))
+    md = markdown.Markdown(extensions=["attr_list", "toc", extension])
+    page = BeautifulSoup(md.convert(page_markdown(layout, 0)), "html.parser")
+    assert len(page.find_all("h2", id=True)) == count  # every message keeps its anchor
+    [title] = md.toc_tokens
+    assert title["name"] == "Transcript" and len(title["children"]) == listed

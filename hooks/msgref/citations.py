@@ -29,6 +29,10 @@ class CitationRegistry:
     def of_message(self, n: int) -> list[Citation]:
         return list(self._by_message.get(n, ()))
 
+    def numbers(self) -> list[int]:
+        """The numbers of the messages cited anywhere, in order."""
+        return sorted(n for n, citations in self._by_message.items() if citations)
+
     def cited_on(self, pages) -> list[int]:
         """The numbers of the messages cited on any of `pages`, in order."""
         pages = set(pages)

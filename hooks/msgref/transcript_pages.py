@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import html
 import posixpath
 import re
@@ -30,11 +31,18 @@ from markdown.treeprocessors import Treeprocessor
 
 from . import snippets
 from .citations import Citation
+from .transcript_map import MAP_SLOT, Strip, number_strip
+from .transcript_nav import absent_note, pager
 from .tags import TAG_RE
 from .schema import Message, MessageSource
 
 _NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
+# Whether a message is cited is known once every page is converted: its entry and heading
+# carry these until then.
+_ITEM_PLACEHOLDER_RE = re.compile(r'<div class="msg-item" data-msg="(\d+)">')
+_BADGE_PLACEHOLDER_RE = re.compile(r'<span class="msg-badge-slot" data-msg="(\d+)"></span>')
+CONTENTS_MAX_MESSAGES = 50  # a page of more lists only its title in its table of contents
 ENTRIES_MARKER = "<!-- msgref: messages of transcript page {index} -->"
 _ENTRIES_MARKER_RE = re.compile(r"<!-- msgref: messages of transcript page (\d+) -->")
 
@@ -72,6 +80,11 @@ class TranscriptLayout:
         per_page = settings.messages_per_page
         self.pages = [shown[i : i + per_page] for i in range(0, len(shown), per_page)] or [[]]
         self._page_of = {n: i for i, chunk in enumerate(self.pages) for n in chunk}
+
+    @functools.cached_property
+    def strip(self) -> Strip | None:
+        """The transcript's numbers as the map at the top of each page draws them."""
+        return number_strip(self.transcript.numbers)
 
     @property
     def shows_all(self) -> bool:
@@ -134,10 +147,7 @@ def page_markdown(layout: TranscriptLayout, index: int, intro: str = "") -> str:
     """The Markdown of one transcript page; `TranscriptEntries` adds its messages."""
     chunk = layout.pages[index]
     title = "Transcript" if len(layout.pages) == 1 else f"Transcript, messages {chunk[0]}–{chunk[-1]}"
-    parts = [f"# {title}", intro.strip(), _summary(layout)]
-    if len(layout.pages) > 1:
-        parts.append(_pager(layout, index))
-    parts.append(ENTRIES_MARKER.format(index=index))
+    parts = [f"# {title}", intro.strip(), _summary(layout), ENTRIES_MARKER.format(index=index)]
     # The generator's search does not read these pages back: `SearchEntries` gives it one
     # entry per message, made with the entries. Parsing hundreds of rendered messages
     # again took half the time of building a whole session.
@@ -151,15 +161,6 @@ def _summary(layout: TranscriptLayout) -> str:
     around = f" and the {layout.context} before and after each" if layout.context else ""
     return (f"The transcript has {total:,} messages. These pages show the {cited:,} that the essay cites"
             f"{around}, {shown:,} in all; the others are left out.\n{{ .msg-summary }}")
-
-
-def _pager(layout: TranscriptLayout, index: int) -> str:
-    items = []
-    for i, chunk in enumerate(layout.pages):
-        label = f"Messages {chunk[0]}–{chunk[-1]}"
-        href = posixpath.relpath(layout.page_src(i), posixpath.dirname(layout.page_src(index)))
-        items.append(f"**{label}**" if i == index else f"[{label}]({href})")
-    return " · ".join(items) + "\n{ .msg-pager }"
 
 
 class SearchEntries:
@@ -194,7 +195,7 @@ class TranscriptEntries(Extension):
         super().__init__()
         self.build = build
         self.pending: int | None = None  # the page whose marker was found
-        self.added = False  # whether the page being converted got its messages
+        self.added = 0  # how many messages the page being converted got
 
     def extendMarkdown(self, md: Markdown) -> None:
         md.registerExtension(self)
@@ -207,7 +208,7 @@ class TranscriptEntries(Extension):
 
     def reset(self) -> None:
         self.pending = None
-        self.added = False
+        self.added = 0
 
 
 class _MarkerFinder(Preprocessor):
@@ -234,7 +235,7 @@ class _EntriesAdder(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         index, self.extension.pending = self.extension.pending, None
-        self.extension.added = index is not None
+        self.extension.added = 0 if index is None else len(self.extension.build.layout.pages[index])
         if index is not None:
             # Inline patterns have run (priority 20): the messages' text is never read as Markdown.
             build = self.extension.build
@@ -248,22 +249,24 @@ class _EntriesAdder(Treeprocessor):
 
 
 class _LightContents(Postprocessor):
-    """Keeps a transcript page's table of contents to its title: hundreds of messages are
-    found through the pager, the map and search, not in a sidebar list of them all."""
+    """Keeps the table of contents of a transcript page of many messages to its title:
+    they are found through the pager, the map and search, not in a sidebar list of
+    hundreds, which took longer to render than the page itself."""
 
     def __init__(self, md: Markdown, extension: TranscriptEntries):
         super().__init__(md)
         self.extension = extension
 
     def run(self, text: str) -> str:
-        if self.extension.added and hasattr(self.md, "toc_tokens"):
+        if self.extension.added > CONTENTS_MAX_MESSAGES and hasattr(self.md, "toc_tokens"):
             self.md.toc_tokens = [{**token, "children": []} for token in self.md.toc_tokens if token["level"] == 1]
         return text
 
 
 def page_entries(layout: TranscriptLayout, index: int, stored: Callable[[str], etree.Element],
                  search: SearchEntries | None = None) -> list[etree.Element]:
-    """The elements of one page's messages; each message's search entry goes to `search`.
+    """The elements of one page: the slot of its map, its pager and its messages, each
+    message's search entry going to `search`.
 
     Only the headings and the links are elements, which the generator reads and rewrites;
     the messages' text is serialized at once and kept as `stored(html)`, so that the
@@ -273,45 +276,72 @@ def page_entries(layout: TranscriptLayout, index: int, stored: Callable[[str], e
     here = layout.page_src(index)
     numbers = layout.transcript.numbers
     first = sum(len(page) for page in layout.pages[:index])
-    elements = []
+    elements = [etree.fromstring(MAP_SLOT)] if numbers else []
+    top = pager(layout, index)
+    if top is not None:
+        elements.append(top)
     for k, n in enumerate(chunk, start=first):
         position = layout.positions[k]
         previous = layout.positions[k - 1] if k > 0 else -1
         if position - previous > 1:
             elements.append(_gap(numbers, previous + 1, position - 1))
-        message = layout.transcript.get(n)
-        heading = etree.Element("h2", {"id": f"msg-{n}"})
-        heading.text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
-        entry, shown = _message_entry(layout, message, here, stored)
-        elements += [heading, entry]
-        if search is not None:
-            search.add(here, heading.get("id"), heading.text, shown)
-        links = []  # to the previous and next shown message
-        if k > 0:
-            links.append((numbers[previous], "← Message {}"))
-        if k + 1 < len(layout.positions):
-            links.append((numbers[layout.positions[k + 1]], "Message {} →"))
-        if links:
-            elements.append(_neighbours(layout, here, links))
-        elements.append(etree.Element("div", {"class": "msg-cited-in", "data-msg": str(n)}))
+        absent = absent_note(numbers, max(previous, 0), position)
+        if absent is not None:
+            elements.append(absent)
+        elements.append(_item(layout, layout.transcript.get(n), here, k, stored, search))
     after_last = layout.positions[-1] + 1 if layout.positions else 0
     if index == len(layout.pages) - 1 and after_last < len(numbers):
         elements.append(_gap(numbers, after_last, len(numbers) - 1))
+        absent = absent_note(numbers, max(after_last - 1, 0), len(numbers) - 1)
+        if absent is not None:
+            elements.append(absent)
+    bottom = pager(layout, index, where="bottom")
+    if bottom is not None:
+        elements.append(bottom)
     return elements
+
+
+def _item(layout: TranscriptLayout, message: Message, here: str, k: int,
+          stored: Callable[[str], etree.Element], search: SearchEntries | None) -> etree.Element:
+    """One message: its heading, its entry, links to its neighbours, and the place of its
+    "Cited in" list."""
+    n, numbers = message.n, layout.transcript.numbers
+    item = etree.Element("div", {"class": "msg-item", "data-msg": str(n)})
+    heading = etree.SubElement(item, "h2", {"id": f"msg-{n}"})
+    heading.text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
+    etree.SubElement(heading, "span", {"class": "msg-badge-slot", "data-msg": str(n)})
+    entry, shown = _message_entry(layout, message, here, stored)
+    item.append(entry)
+    if search is not None:
+        search.add(here, heading.get("id"), heading.text, shown)
+    links = []  # to the previous and next shown message
+    if k > 0:
+        links.append((numbers[layout.positions[k - 1]], "← Message {}"))
+    if k + 1 < len(layout.positions):
+        links.append((numbers[layout.positions[k + 1]], "Message {} →"))
+    if links:
+        item.append(_neighbours(layout, here, links))
+    etree.SubElement(item, "div", {"class": "msg-cited-in", "data-msg": str(n)})
+    return item
 
 
 def _message_entry(layout: TranscriptLayout, message, here: str,
                    stored: Callable[[str], etree.Element]) -> tuple[etree.Element, Message]:
-    """The message's text, what the log keeps beside it, and its provenance; and the
-    message as shown (cut at `message_chars`)."""
+    """The message's text, what the log keeps beside it, and its provenance: said once,
+    by the label of a description, or by a line under a quotation. And the message as
+    shown (cut at `message_chars`)."""
     entry = etree.Element("div", {"class": "msg-entry"})
-    provenance = etree.Element("p", {"class": "msg-provenance"})
-    provenance.text = f"{snippets.provenance_label(message).capitalize()}."
     shown, note = cut_message(layout, message, here)
     entry.append(stored(snippets.to_html(snippets.message_body(shown))))
     if note is not None:  # it links to the whole text: an element, for the generator to rewrite
         entry.append(note)
-    entry.append(stored("".join(snippets.to_html(part) for part in [*snippets.message_details(message), provenance])))
+    after = snippets.message_details(message)
+    if not message.is_described:
+        provenance = etree.Element("p", {"class": "msg-provenance"})
+        provenance.text = f"{snippets.provenance_label(message).capitalize()}."
+        after.append(provenance)
+    if after:
+        entry.append(stored("".join(snippets.to_html(part) for part in after)))
     return entry, shown
 
 
@@ -363,10 +393,12 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
         entry = etree.SubElement(appendix, "section", {"class": "cited-message", "id": f"appendix-msg-{n}"})
         etree.SubElement(entry, "h3").text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
         entry.append(snippets.message_body(message, layout.message_chars if layout.is_cut(message) else None))
-        provenance = etree.SubElement(entry, "p", {"class": "msg-provenance"})
-        provenance.text = f"{snippets.provenance_label(message).capitalize()}."
+        # A description says so in its label; a quotation, here.
+        said = [] if message.is_described else [f"{snippets.provenance_label(message).capitalize()}."]
         if layout.is_cut(message):
-            provenance.text += f" Shortened here: the whole message, {len(message.text):,} characters, is at its address."
+            said.append(f"Shortened here: the whole message, {len(message.text):,} characters, is at its address.")
+        if said:
+            etree.SubElement(entry, "p", {"class": "msg-provenance"}).text = " ".join(said)
         address = etree.SubElement(entry, "p", {"class": "msg-address"})
         address.text = "Address: "
         link = etree.SubElement(address, "a", {"href": address_of(n)})
@@ -377,7 +409,15 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
 def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link_for: Callable[[Citation], str],
                   title_of: Callable[[str], str], after: Callable[[int], str] | None = None) -> str:
     """Replace the placeholders of a rendered transcript page with "Cited in" lists, each
-    followed by the HTML `after(n)` if given (such as how to cite message n)."""
+    followed by the HTML `after(n)` if given (such as how to cite message n), and mark the
+    entries and headings of the cited messages."""
+
+    def item(match: re.Match) -> str:
+        cited = "msg-item msg-item--cited" if citations_of(int(match.group(1))) else "msg-item"
+        return f'<div class="{cited}" data-msg="{match.group(1)}">'
+
+    def badge(match: re.Match) -> str:
+        return '<span class="msg-badge"><span class="visually-hidden">: </span>Cited</span>' if citations_of(int(match.group(1))) else ""
 
     def cited_in(match: re.Match) -> str:
         n = int(match.group(1))
@@ -398,4 +438,5 @@ def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link
             link.tail = f": “{citation.excerpt}”"
         return snippets.to_html(box)
 
+    html = _BADGE_PLACEHOLDER_RE.sub(badge, _ITEM_PLACEHOLDER_RE.sub(item, html))
     return _CITED_IN_PLACEHOLDER_RE.sub(cited_in, html)

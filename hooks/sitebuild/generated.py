@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from essaycite.formats import downloads
 from essaycite.whole_essay import whole_essay_markdown
 from msgref.snippets import to_html
+from msgref.transcript_map import fill_map, map_figure, marks
 from msgref.transcript_pages import cited_messages, fill_cited_in, page_markdown
 
 from . import citing
@@ -107,4 +108,22 @@ def cited_in_lists(build: SiteBuild, src: str, html: str, pages: SitePages) -> s
         return sorted(build.citations.of_message(n), key=lambda citation: build.page_rank(citation.page))
 
     cite = citing.message_boxes(build, src, pages) if build.essay else None
+    html = fill_map(html, lambda: transcript_map(build, src, pages, citations_of))
     return fill_cited_in(html, citations_of, link_for, build.title_of, cite)
+
+
+def transcript_map(build: SiteBuild, src: str, pages: SitePages, citations_of):
+    """The map at the top of transcript page `src`, its marks linked from that page."""
+    layout, here = build.layout, pages.url(src) or ""
+
+    def href_of(n: int) -> str:
+        target = layout.src_of(n)
+        if target == src:
+            return f"#msg-{n}"
+        return relative_url(pages.url(target) or target, here) + f"#msg-{n}"
+
+    cited = [(n, [build.title_of(citation.page) for citation in citations_of(n)])
+             for n in build.citations.numbers() if layout.src_of(n) is not None]
+    chunk = layout.pages[layout.page_sources().index(src)]
+    this_page = (chunk[0], chunk[-1]) if len(layout.pages) > 1 and chunk else None
+    return map_figure(layout.strip, marks(layout.strip, cited), href_of, this_page)
