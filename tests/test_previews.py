@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TRANSCRIPT, build, soup
+from conftest import TRANSCRIPT, build, copy_project, soup
 from msgref.previews import READ_MORE, SEE_IN_TRANSCRIPT
 from msgref.snippets import EMPTY_LABEL
 from test_build import html_pages, resolve
@@ -102,10 +102,7 @@ def test_the_search_index_leaves_the_previews_out(built_site):
 def hostile_site(tmp_path_factory) -> Path:
     """The site with a long message made of markup, cited on the conclusion page, and
     messages shortened past 100 characters."""
-    project = tmp_path_factory.mktemp("hostile")
-    from conftest import copy_project
-
-    project = copy_project(project / "project")
+    project = copy_project(tmp_path_factory.mktemp("hostile") / "project")
     text = '<script>alert(1)</script> <img src=x onerror="alert(2)"> &amp; ' * 20
     record = {"n": 9001, "speaker": "user", "provenance": "verbatim", "text": text}
     with (project / "docs" / "transcript.jsonl").open("a", encoding="utf-8") as transcript:
