@@ -8,7 +8,7 @@ from conftest import TRANSCRIPT, soup
 from essay_source import SECTIONS, as_rendered, cited_numbers, normalize, read_source
 
 # Site furniture and editorial marks: not the author's words.
-NOT_THE_ESSAY = ".headerlink, .paragraph-link, .cite-this, .msg-snippets, .editorial-mark, .editorial-gap, nav.essay-contents, .md-content__button"
+NOT_THE_ESSAY = ".headerlink, .paragraph-link, .cite-this, .msg-snippets, .msg-previews, .editorial-mark, .editorial-gap, nav.essay-contents, .md-content__button"
 
 
 def page_html(site, page):
