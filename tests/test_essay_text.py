@@ -63,7 +63,7 @@ def test_editorial_changes_are_marked_where_they_happen(built_site):
 
 def test_the_quoted_message_is_a_block_quote_of_its_two_paragraphs(built_site):
     article = soup(page_html(built_site, "response.md")).select_one("article")
-    quotes = [q for q in article.find_all("blockquote") if not q.find_parent(class_="msg-snippets")]
+    quotes = [q for q in article.find_all("blockquote") if not q.find_parent(class_=["msg-snippets", "msg-previews"])]
     assert len(quotes) == 1
     first, second = quotes[0].find_all("p")
     assert first.get_text().startswith("The key fix from the gist")
