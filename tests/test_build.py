@@ -48,6 +48,7 @@ def test_every_tag_of_the_essay_became_a_link(built_site):
         assert [int(a.text.removeprefix("msg ")) for a in links] == cited_numbers(sections[heading]), page
         for link in links:
             assert link["href"] == f"../transcript/#msg-{link.text.split()[1]}"
+            assert not link.has_attr("title")  # the page's preview shows the message instead
 
 
 def test_a_snippet_follows_each_citation_unless_the_page_shows_the_message_beside_it(built_site):
@@ -72,8 +73,8 @@ def test_a_snippet_follows_each_citation_unless_the_page_shows_the_message_besid
 @pytest.mark.parametrize("page", ["context.md", "response.md", "empty-message.md", "print.md"])
 def test_each_cited_message_text_appears_once_in_what_a_page_shows(built_site, page):
     article = soup(built_site / section_html(page)).select_one("article")
-    # Hidden data is not shown; the print page's appendix repeats each cited message on purpose.
-    for left_out in article.select("[hidden], template, .cited-messages, .paragraph-link"):
+    # Previews open on demand; the print page's appendix repeats each cited message on purpose.
+    for left_out in article.select(".msg-previews, .cited-messages, .paragraph-link"):
         left_out.decompose()
     visible = words(article.get_text(" "))
     for line in TRANSCRIPT.read_text().splitlines():

@@ -8,7 +8,7 @@ from conftest import TRANSCRIPT, soup
 from essay_source import SECTIONS, as_rendered, cited_numbers, normalize, read_source
 
 # Site furniture and editorial marks: not the author's words.
-NOT_THE_ESSAY = ".headerlink, .paragraph-link, .cite-this, .msg-snippets, .editorial-mark, .editorial-gap, nav.essay-contents, .md-content__button"
+NOT_THE_ESSAY = ".headerlink, .paragraph-link, .cite-this, .msg-snippets, .msg-previews, .editorial-mark, .editorial-gap, nav.essay-contents, .md-content__button"
 
 
 def page_html(site, page):
@@ -63,7 +63,7 @@ def test_editorial_changes_are_marked_where_they_happen(built_site):
 
 def test_the_quoted_message_is_a_block_quote_of_its_two_paragraphs(built_site):
     article = soup(page_html(built_site, "response.md")).select_one("article")
-    quotes = [q for q in article.find_all("blockquote") if not q.find_parent(class_="msg-snippets")]
+    quotes = [q for q in article.find_all("blockquote") if not q.find_parent(class_=["msg-snippets", "msg-previews"])]
     assert len(quotes) == 1
     first, second = quotes[0].find_all("p")
     assert first.get_text().startswith("The key fix from the gist")

@@ -64,7 +64,7 @@ def test_a_tag_becomes_a_link_with_its_snippet_beside_the_paragraph(convert):
     page = convert("Before ([msg 1]) after.\n\nNext paragraph.")
     link = page.select_one("p a.msg-ref")
     assert link["href"] == "transcript.md#msg-1" and link.text == "msg 1" and link["id"] == "cite-1"
-    assert link["title"].startswith("Message 1 (user): “Use <b>bold</b>")
+    assert not link.has_attr("title")  # the page's preview shows the message instead
     paragraph, shown, following = page.find_all(recursive=False)
     assert "msg-snippets" in shown["class"] and following.text == "Next paragraph."
     assert shown.select_one("blockquote.msg-body--verbatim").text == MESSAGES[0]["text"]
@@ -202,7 +202,8 @@ def test_markdown_placeholders_and_marks_in_a_message_stay_inert(convert):
     assert page.select("[onclick]") == [page.find("b")]  # only the page's own raw HTML
     shown = page.select_one(".msg-snippet .msg-body__text").text
     assert shown == "x \u2402wzxhzdk:0\u2403 y \ufffd\ufffd\ufffd \ufffd"
-    assert "onclick" not in page.select_one("a.msg-ref")["title"]
+    assert [link.attrs for link in page.select("a.msg-ref")] == [
+        {"class": ["msg-ref", "msg-ref--verbatim"], "href": "transcript.md#msg-1", "id": "cite-1"}]
 
 
 def test_a_tag_alone_keeps_the_paragraph_anchor(convert):
@@ -246,3 +247,12 @@ def test_no_snippet_repeats_what_the_reader_has_just_read(convert):
 def test_a_tag_alone_on_its_line_still_quotes_a_message_the_page_shows(convert):
     page = convert("fetched and analyzed the gist\n\n[msg 2]\n")
     assert page.select_one("figure.msg-snippet--full .msg-body__text").text == "fetched and analyzed the gist"
+
+
+def test_a_page_records_the_messages_it_links_to_once_each_in_order(convert):
+    convert("[msg 2] and [msg 1]; again [msg 2].")
+    assert convert.citations.linked_from("essay.md") == [2, 1]
+    convert.begin_page("print.md", "print.md", derived=True)  # repeats other pages: links, but cites nothing
+    markdown.Markdown(extensions=[convert.extension]).convert("[msg 1]")
+    assert convert.citations.linked_from("print.md") == [1]
+    assert [c.page for c in convert.citations.of_message(1)] == ["essay.md"]

@@ -1,4 +1,5 @@
-"""Where each message is cited: the record behind the transcript's "Cited in" lists."""
+"""Where each message is cited: the record behind the transcript's "Cited in" lists, and
+which messages each page links to (its previews)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,23 @@ class Citation:
 class CitationRegistry:
     def __init__(self):
         self._by_message: dict[int, list[Citation]] = defaultdict(list)
+        self._linked: dict[str, list[int]] = {}  # page -> the messages it links to, in order
+
+    def link(self, page: str, n: int) -> None:
+        """Page `page` links to message n: recorded for every page, one that repeats others too."""
+        numbers = self._linked.setdefault(page, [])
+        if n not in numbers:
+            numbers.append(n)
+
+    def linked_from(self, page: str) -> list[int]:
+        return list(self._linked.get(page, ()))
 
     def record(self, citation: Citation) -> None:
         self._by_message[citation.n].append(citation)
 
     def forget_page(self, page: str) -> None:
         """Drop a page's citations before it is converted again."""
+        self._linked.pop(page, None)
         for n, citations in self._by_message.items():
             self._by_message[n] = [c for c in citations if c.page != page]
 

@@ -167,9 +167,12 @@ class SnippetPlacer(Treeprocessor):
         parents = {child: parent for parent in root.iter() for child in parent}
         # The inline patterns find tags in nested blocks late: number them in page order.
         position = {element: index for index, element in enumerate(root.iter())}
-        cited = [(link, message, block) for link, message in sorted(self.found, key=lambda f: position.get(f[0], -1))
-                 if (block := _enclosing_block(link, parents)) is not None]
+        found = sorted(self.found, key=lambda f: position.get(f[0], -1))
         self.found.clear()
+        page = self.extension.build.page
+        for _, message in found:
+            self.extension.build.citations.link(page.src, message.n)
+        cited = [(link, message, block) for link, message in found if (block := _enclosing_block(link, parents)) is not None]
         by_block: dict[etree.Element, list[tuple[etree.Element, Message]]] = {}
         for link, message, block in cited:
             by_block.setdefault(block, []).append((link, message))
@@ -180,7 +183,6 @@ class SnippetPlacer(Treeprocessor):
             ids[message.n] = ids.get(message.n, 0) + 1
             suffix = "" if ids[message.n] == 1 else f"-{ids[message.n]}"
             link.set("id", f"cite-{message.n}{suffix}")
-            page = self.extension.build.page
             if not page.derived:
                 self.extension.build.citations.record(Citation(message.n, page.src, link.get("id"), excerpts[block]))
         for block, citations in by_block.items():

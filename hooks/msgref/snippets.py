@@ -14,7 +14,6 @@ import xml.etree.ElementTree as etree
 from .transcript import Message
 
 SNIPPET_CHARS = 280
-TOOLTIP_CHARS = 160
 EMPTY_LABEL = "Empty message: no content"
 BLANK_LABEL = "Blank message: whitespace only"
 SPEAKER_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "unknown": "sender not stated"}
@@ -71,17 +70,6 @@ def provenance_label(message: Message) -> str:
     return "described by the essay, not quoted" if message.is_described else "quoted verbatim"
 
 
-def tooltip(message: Message) -> str:
-    """Plain text shown when the reader hovers or focuses a citation link."""
-    if message.is_described:
-        body = "described as: " + shorten(message.text, TOOLTIP_CHARS)
-    elif message.text.strip():
-        body = "“" + shorten(message.text, TOOLTIP_CHARS) + "”"
-    else:
-        body = _empty_label(message).lower()
-    return f"Message {message.n} ({SPEAKER_LABELS[message.speaker]}): {body}"
-
-
 def citation_link(message: Message | None, n: int, href: str | None) -> etree.Element:
     """The inline element that replaces `[msg N]`: a link, or a visible unresolved mark."""
     if message is None or href is None:
@@ -89,7 +77,8 @@ def citation_link(message: Message | None, n: int, href: str | None) -> etree.El
         mark.text = f"msg {n} (not in the transcript)"
         return mark
     kind = "described" if message.is_described else "verbatim"
-    link = etree.Element("a", {"class": f"msg-ref msg-ref--{kind}", "href": href, "title": tooltip(message)})
+    # No title: the page's script shows the message's preview (see previews.py).
+    link = etree.Element("a", {"class": f"msg-ref msg-ref--{kind}", "href": href})
     link.text = f"msg {message.n}"
     return link
 

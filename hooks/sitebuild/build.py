@@ -24,7 +24,7 @@ from msgref.transcript import TranscriptError, start_loading
 from msgref.transcript_pages import SearchEntries, TranscriptEntries, TranscriptLayout, cited_numbers, cut_message
 
 from . import citing
-from .generated import citation_downloads, cited_in_lists, cited_messages_appendix, generated_files
+from .generated import citation_downloads, cited_in_lists, cited_messages_appendix, generated_files, message_previews
 from .records import Heading, PageOutline
 from .site_pages import PRINT_PAGE, PageError, SitePages
 from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, read_settings
@@ -110,10 +110,13 @@ class SiteBuild:
         return html
 
     def finish_page(self, src: str, html: str, pages: SitePages) -> str:
-        """A page's HTML once every page is converted: the transcript's "Cited in" lists
-        and the citations that the "How to cite" page shows."""
+        """A page's HTML once every page is converted: the transcript's "Cited in" lists,
+        the previews of the messages a page cites and the citations that the "How to
+        cite" page shows."""
         if self.layout is not None and src in self.layout.page_sources():
             html = cited_in_lists(self, src, html, pages)
+        if self.layout is not None:
+            html = message_previews(self, src, html, pages)
         if not self.essay:
             return html
         if src == PRINT_PAGE:

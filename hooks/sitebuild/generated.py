@@ -3,12 +3,13 @@ messages, the whole essay on one page, and the citation downloads.
 
 Each comes as a source path and its content (Markdown for pages), so that any generator
 can add them. The transcript pages' "Cited in" lists (`cited_in_lists`) and the citation
-downloads, which name each section as its page titles it, are made once every page has
-been converted.
+downloads, which name each section as its page titles it, and the previews of the
+messages a page cites (`message_previews`) are made once every page has been converted.
 """
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from essaycite.formats import downloads
 from essaycite.whole_essay import whole_essay_markdown
+from msgref import previews
 from msgref.snippets import to_html
 from msgref.transcript_map import fill_map, map_figure, marks
 from msgref.transcript_pages import cited_messages, fill_cited_in, page_markdown
@@ -98,18 +100,10 @@ def citation_downloads(build: SiteBuild, pages: SitePages) -> list[GeneratedFile
 
 def cited_in_lists(build: SiteBuild, src: str, html: str, pages: SitePages) -> str:
     """A converted transcript page with its "Cited in" lists, and how to cite each message."""
-    here = pages.url(src) or ""
-
-    def link_for(citation) -> str:
-        return relative_url(pages.url(citation.page) or citation.page, here) + "#" + citation.anchor
-
-    def citations_of(n: int):
-        # In reading order: by the pages' order in the navigation, then on each page.
-        return sorted(build.citations.of_message(n), key=lambda citation: build.page_rank(citation.page))
-
     cite = citing.message_boxes(build, src, pages) if build.essay else None
+    citations_of = functools.partial(_citations_of, build)
     html = fill_map(html, lambda: transcript_map(build, src, pages, citations_of))
-    return fill_cited_in(html, citations_of, link_for, build.title_of, cite)
+    return fill_cited_in(html, citations_of, _link_for(src, pages), build.title_of, cite)
 
 
 def transcript_map(build: SiteBuild, src: str, pages: SitePages, citations_of):
@@ -127,3 +121,31 @@ def transcript_map(build: SiteBuild, src: str, pages: SitePages, citations_of):
     chunk = layout.pages[layout.page_sources().index(src)]
     this_page = (chunk[0], chunk[-1]) if len(layout.pages) > 1 and chunk else None
     return map_figure(layout.strip, marks(layout.strip, cited), href_of, this_page)
+
+
+def message_previews(build: SiteBuild, src: str, html: str, pages: SitePages) -> str:
+    """A converted page that links to messages, ending with a preview of each: made once
+    every page is converted, since each lists where its message is cited."""
+    numbers = build.citations.linked_from(src)
+    if not numbers:
+        return html
+    here, link_for = pages.url(src) or "", _link_for(src, pages)
+    shown = []
+    for n in numbers:
+        message, target = build.message(n), pages.url(build.layout.src_of(n) or "")
+        if message is None or target is None:
+            continue
+        cited_in = [(build.title_of(c.page), link_for(c)) for c in _citations_of(build, n)]
+        href = relative_url(target, here) + f"#msg-{n}"
+        shown.append(previews.preview(message, href, build.layout.message_chars, cited_in))
+    return html + to_html(previews.previews_block(shown)) if shown else html
+
+
+def _citations_of(build: SiteBuild, n: int):
+    # In reading order: by the pages' order in the navigation, then on each page.
+    return sorted(build.citations.of_message(n), key=lambda citation: build.page_rank(citation.page))
+
+
+def _link_for(src: str, pages: SitePages):
+    here = pages.url(src) or ""
+    return lambda citation: relative_url(pages.url(citation.page) or citation.page, here) + "#" + citation.anchor

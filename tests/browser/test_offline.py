@@ -29,6 +29,7 @@ def test_offline_copy_works_from_the_file_system(browser, offline_site_dir):
     citation.click()
     page.wait_for_url(re.compile(rf"/transcript/index\.html#msg-{number}$"))
     expect(page.locator(f"#msg-{number}")).to_be_visible()
+    wait_for_material(page)  # its search opens on focus only once Material's script has run
 
     # Search runs without a server: the index is read from a script, the worker from a frame.
     query = page.locator("input.md-search__input")

@@ -1,4 +1,5 @@
-"""The site as a reader uses it, in Chromium: citations, transcript, search, theme, navigation."""
+"""The site as a reader uses it, in Chromium: citations, transcript, search, theme, navigation.
+The previews of cited messages are tested in test_previews.py."""
 
 from __future__ import annotations
 
@@ -63,36 +64,6 @@ def first_quoted_citation(page: Page) -> tuple[str, int]:
     numbers = [int(match.group(1)) for href in hrefs if (match := re.search(r"#msg-(\d+)$", href))]
     number = next(n for n in numbers if len(texts.get(n, "")) > 20)
     return f'a.msg-ref[href$="#msg-{number}"]', number
-
-
-def expect_tooltip_with_message(page: Page, link_selector: str, number: int) -> None:
-    tooltip_id = page.get_attribute(link_selector, "aria-describedby")
-    assert tooltip_id, "the citation is not described by a tooltip"
-    tooltip = page.locator(f"#{tooltip_id}")
-    expect(tooltip).to_be_visible()
-    expect(tooltip).to_have_attribute("role", "tooltip")
-    expect(tooltip).to_contain_text(f"Message {number}")
-    expect(tooltip).to_contain_text(transcript_texts()[number][:30])
-
-
-def test_hovering_a_citation_shows_the_message(page, host):
-    open_page(page, host.url + ESSAY_PAGE)
-    link, number = first_quoted_citation(page)
-    page.hover(link)
-    expect_tooltip_with_message(page, link, number)
-
-
-def test_focusing_a_citation_with_the_keyboard_shows_the_message(page, host):
-    open_page(page, host.url + ESSAY_PAGE)
-    link, number = first_quoted_citation(page)
-    # Tab from the start of the page until the citation has focus, as a keyboard user would.
-    for _ in range(200):
-        page.keyboard.press("Tab")
-        if page.evaluate(f"document.activeElement.matches('{link}')"):
-            break
-    else:
-        pytest.fail(f"{link} never took the keyboard focus")
-    expect_tooltip_with_message(page, link, number)
 
 
 def test_the_snippet_after_the_paragraph_shows_the_message(page, host):
