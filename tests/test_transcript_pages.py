@@ -3,6 +3,7 @@ from types import SimpleNamespace
 
 import markdown
 import pytest
+from markdown.extensions.toc import TocExtension
 from bs4 import BeautifulSoup
 
 from msgref.citations import Citation
@@ -196,8 +197,9 @@ def test_cited_numbers_are_found_in_the_pages_markdown():
 def test_a_page_of_many_messages_lists_only_its_title_in_its_contents(count, listed):
     layout = layout_of(transcript(*range(1, count + 1)))
     extension = TranscriptEntries(SimpleNamespace(layout=layout, search=SearchEntries()))
-    md = markdown.Markdown(extensions=["attr_list", "toc", extension])
+    md = markdown.Markdown(extensions=["attr_list", TocExtension(permalink=True), extension])
     page = BeautifulSoup(md.convert(page_markdown(layout, 0)), "html.parser")
-    assert len(page.find_all("h2", id=True)) == count  # every message keeps its anchor
+    headings = page.find_all("h2", id=True)  # every message keeps its anchor and permanent link
+    assert [(h["id"], h.select_one("a.headerlink")["href"]) for h in headings] == [(f"msg-{n}", f"#msg-{n}") for n in range(1, count + 1)]
     [title] = md.toc_tokens
     assert title["name"] == "Transcript" and len(title["children"]) == listed

@@ -25,7 +25,6 @@ from typing import Protocol
 
 from markdown import Markdown
 from markdown.extensions import Extension
-from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
@@ -43,6 +42,7 @@ _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+
 _ITEM_PLACEHOLDER_RE = re.compile(r'<div class="msg-item" data-msg="(\d+)">')
 _BADGE_PLACEHOLDER_RE = re.compile(r'<span class="msg-badge-slot" data-msg="(\d+)"></span>')
 CONTENTS_MAX_MESSAGES = 50  # a page of more lists only its title in its table of contents
+_DEFERRED_HEADING = "msgref-heading"  # a message heading's tag until the table of contents is made
 ENTRIES_MARKER = "<!-- msgref: messages of transcript page {index} -->"
 _ENTRIES_MARKER_RE = re.compile(r"<!-- msgref: messages of transcript page (\d+) -->")
 
@@ -195,7 +195,7 @@ class TranscriptEntries(Extension):
         super().__init__()
         self.build = build
         self.pending: int | None = None  # the page whose marker was found
-        self.added = 0  # how many messages the page being converted got
+        self.deferred: list[etree.Element] = []  # message headings kept out of the table of contents
 
     def extendMarkdown(self, md: Markdown) -> None:
         md.registerExtension(self)
@@ -204,11 +204,12 @@ class TranscriptEntries(Extension):
         # After inline patterns (20) and attribute lists (8); before the table of contents
         # (5), MkDocs' anchor list (5) and its link rewriting (0), which thus see the entries.
         md.treeprocessors.register(_EntriesAdder(md, self), "msgref_entries", 7)
-        md.postprocessors.register(_LightContents(md, self), "msgref_light_contents", 1)
+        # After the table of contents and MkDocs' anchor list (5), before the ¶ links (4).
+        md.treeprocessors.register(_HeadingsRestorer(md, self), "msgref_headings", 4.5)
 
     def reset(self) -> None:
         self.pending = None
-        self.added = 0
+        self.deferred = []
 
 
 class _MarkerFinder(Preprocessor):
@@ -235,11 +236,16 @@ class _EntriesAdder(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         index, self.extension.pending = self.extension.pending, None
-        self.extension.added = 0 if index is None else len(self.extension.build.layout.pages[index])
         if index is not None:
             # Inline patterns have run (priority 20): the messages' text is never read as Markdown.
             build = self.extension.build
-            root.extend(page_entries(build.layout, index, self._stored, build.search if build.layout.search else None))
+            entries = page_entries(build.layout, index, self._stored, build.search if build.layout.search else None)
+            if len(build.layout.pages[index]) > CONTENTS_MAX_MESSAGES:
+                # Out of the table of contents' sight (see `_HeadingsRestorer`).
+                self.extension.deferred = [entry[0] for entry in entries if entry.get("class", "").startswith("msg-item")]
+                for heading in self.extension.deferred:
+                    heading.tag = _DEFERRED_HEADING
+            root.extend(entries)
 
     def _stored(self, html: str) -> etree.Element:
         """A block that stands for `html`, kept aside as raw HTML and put back as it is."""
@@ -248,19 +254,25 @@ class _EntriesAdder(Treeprocessor):
         return block
 
 
-class _LightContents(Postprocessor):
-    """Keeps the table of contents of a transcript page of many messages to its title:
-    they are found through the pager, the map and search, not in a sidebar list of
-    hundreds, which took longer to render than the page itself."""
+class _HeadingsRestorer(Treeprocessor):
+    """Makes the message headings of a page of many messages headings again, once the
+    table of contents has been made without them, with the permanent link it gives
+    headings. Their ids were seen by every stage that collects anchors; the table of
+    contents lists only the page's title: the messages are found through the pager, the
+    map and search, not in a sidebar list of hundreds, which took longer to make and
+    render than the page itself."""
 
     def __init__(self, md: Markdown, extension: TranscriptEntries):
         super().__init__(md)
         self.extension = extension
 
-    def run(self, text: str) -> str:
-        if self.extension.added > CONTENTS_MAX_MESSAGES and hasattr(self.md, "toc_tokens"):
-            self.md.toc_tokens = [{**token, "children": []} for token in self.md.toc_tokens if token["level"] == 1]
-        return text
+    def run(self, root: etree.Element) -> None:
+        headings, self.extension.deferred = self.extension.deferred, []
+        contents = self.md.treeprocessors["toc"] if "toc" in self.md.treeprocessors else None
+        for heading in headings:
+            heading.tag = "h2"
+            if contents is not None and contents.use_permalinks not in (False, None):
+                contents.add_permalink(heading, heading.get("id"))
 
 
 def page_entries(layout: TranscriptLayout, index: int, stored: Callable[[str], etree.Element],
