@@ -31,7 +31,7 @@ from .citations import Citation
 from .tags import TAG_RE
 from .schema import Message, MessageSource
 
-_NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
+_NOT_CITED = '<div class="msg-cited-in" data-search-exclude=""><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
 ENTRIES_MARKER = "<!-- msgref: messages of transcript page {index} -->"
 _ENTRIES_MARKER_RE = re.compile(r"<!-- msgref: messages of transcript page (\d+) -->")
@@ -269,7 +269,7 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _neighbours(layout: TranscriptLayout, here: str, links: list[tuple[int, str]]) -> etree.Element:
-    paragraph = etree.Element("p", {"class": "msg-neighbours"})
+    paragraph = etree.Element("p", {"class": "msg-neighbours", **snippets.NOT_SEARCHED})
     for i, (n, label) in enumerate(links):
         link = etree.SubElement(paragraph, "a", {"href": layout.href(n, here)})
         link.text = label.format(n)
@@ -320,7 +320,7 @@ def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link
         citations = citations_of(n)
         if not citations:
             return _NOT_CITED
-        box = etree.Element("div", {"class": "msg-cited-in"})
+        box = etree.Element("div", {"class": "msg-cited-in", **snippets.NOT_SEARCHED})
         heading = etree.SubElement(box, "p", {"class": "msg-cited-in__label"})
         heading.text = "Cited in:"
         items = etree.SubElement(box, "ul")
