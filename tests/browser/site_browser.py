@@ -96,8 +96,9 @@ class PageProblems:
                 *(f"request to another host: {url}" for url in self.foreign_requests)]
 
 
-def new_page(browser: Browser, viewport: dict, color_scheme: str = "light", origin: str = ""):
-    context = browser.new_context(viewport=viewport, color_scheme=color_scheme)
+def new_page(browser: Browser, viewport: dict, color_scheme: str = "light", origin: str = "", **options):
+    """A page on a fresh profile; `options` go to the browser context (has_touch=True, ...)."""
+    context = browser.new_context(viewport=viewport, color_scheme=color_scheme, **options)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     problems = PageProblems(origin)
