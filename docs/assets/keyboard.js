@@ -27,8 +27,8 @@
   document.querySelectorAll('.md-header label[for="__drawer"]').forEach((label) => asButton(label, "Navigation"));
   document.querySelectorAll('.md-nav--primary label[for="__toc"]').forEach((label) => asButton(label));
 
-  // Material's search results box is a Tab stop of its own, though empty until a search
-  // is typed, and Tab closes the search. Its results are reached from the search field
-  // with the arrow keys. Chromium makes a scrolling box a Tab stop even without tabindex.
-  document.querySelectorAll(".md-search__scrollwrap").forEach((box) => { box.tabIndex = -1; });
+  // Material makes its search results box a Tab stop, even while the search is closed or
+  // has found nothing. Without tabindex the browser makes it one only while it scrolls,
+  // which essay.css allows only while the search is open: then it holds results.
+  document.querySelectorAll(".md-search__scrollwrap[tabindex]").forEach((box) => box.removeAttribute("tabindex"));
 })();
