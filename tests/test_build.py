@@ -24,7 +24,10 @@ def resolve(site: Path, page: Path, href: str):
     parts = urlsplit(href)
     if parts.scheme or parts.netloc:
         return None
-    target = page if not parts.path else (page.parent / unquote(parts.path)).resolve()
+    # An absolute path (the 404 page's, which holds at any depth) starts at the site's
+    # root: the path of the local build's site_url is "/".
+    base = site if parts.path.startswith("/") else page.parent
+    target = page if not parts.path else (base / unquote(parts.path).lstrip("/")).resolve()
     if target.is_dir():
         target = target / "index.html"
     return target, parts.fragment

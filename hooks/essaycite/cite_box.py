@@ -6,6 +6,10 @@ import xml.etree.ElementTree as etree
 
 from .formats import Reference
 
+# Left out of the site's search (Material's search skips such an element): the buttons'
+# labels, and the boxes that repeat the page's title and address in every style.
+NOT_SEARCHED = {"data-search-exclude": ""}
+
 
 def citation_list(references: dict[str, Reference]) -> etree.Element:
     """A definition list: each style's name, its citation and a button that copies it."""
@@ -18,23 +22,24 @@ def citation_list(references: dict[str, Reference]) -> etree.Element:
         else:
             _append_runs(etree.SubElement(entry, "p", {"class": "citation"}), reference)
         button = etree.SubElement(
-            entry, "button", {"type": "button", "class": "cite-copy", "data-copy": reference.text.rstrip()}
+            entry, "button", {"type": "button", "class": "cite-copy", "data-copy": reference.text.rstrip(), **NOT_SEARCHED}
         )
         button.text = f"Copy {style}"
     return styles
 
 
 def cite_box(summary: str, references: dict[str, Reference], links: list[tuple[str, str]],
-             address: str | None = None) -> etree.Element:
+             address: str | None = None, searched: bool = False) -> etree.Element:
     """A disclosure block: closed, it reads `summary`; open, it shows the work's permanent
-    `address` (if given) and its citations, each with a button that copies it, and links."""
-    box = etree.Element("details", {"class": "cite-this"})
+    `address` (if given) and its citations, each with a button that copies it, and links.
+    The site's search finds its text only if `searched`."""
+    box = etree.Element("details", {"class": "cite-this", **({} if searched else NOT_SEARCHED)})
     etree.SubElement(box, "summary").text = summary
     if address:
         line = etree.SubElement(box, "p", {"class": "cite-address"})
         line.text = "Permanent address: "
         etree.SubElement(line, "a", {"href": address}).text = address
-        etree.SubElement(line, "button", {"type": "button", "class": "cite-copy", "data-copy": address}).text = "Copy address"
+        etree.SubElement(line, "button", {"type": "button", "class": "cite-copy", "data-copy": address, **NOT_SEARCHED}).text = "Copy address"
     box.append(citation_list(references))
     if links:
         box.append(link_line(links))

@@ -50,7 +50,10 @@ class ParagraphLinker(Treeprocessor):
         for number, paragraph in enumerate(paragraphs, start=1):
             link = etree.Element(
                 "a",
-                {"class": "paragraph-link", "href": f"#{paragraph.get('id')}", "aria-label": f"Paragraph {number}: link"},
+                # Material's search leaves out an element with data-search-exclude: the
+                # mark is no part of the paragraph's text.
+                {"class": "paragraph-link", "href": f"#{paragraph.get('id')}", "aria-label": f"Paragraph {number}: link",
+                 "data-search-exclude": ""},
             )
             link.text = f"¶\u00a0{number}"
             # Inside a list item, the mark ends the item's own text, before any nested block.

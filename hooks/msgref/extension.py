@@ -221,7 +221,12 @@ class SnippetPlacer(Treeprocessor):
                 if other in cited and other not in done and cited[other][0].text == message.text
             )
             done.update([n, *(other.n for other, _ in together)])
-            shown.append(snippets.snippet(message, href, together=together))
+            figure = snippets.snippet(message, href, together=together)
+            # Beside the paragraph, the text is the transcript's or, described, the essay's
+            # own. Marked on each figure: Material's search ends a left-out element at the
+            # first end tag of its name, so the <div> around them would end too soon.
+            figure.attrib.update(snippets.NOT_SEARCHED)
+            shown.append(figure)
         if not len(shown):
             return
         if block.tag in CONTAINER_TAGS:

@@ -16,6 +16,10 @@ from .transcript import Message
 SNIPPET_CHARS = 280
 EMPTY_LABEL = "Empty message: no content"
 BLANK_LABEL = "Blank message: whitespace only"
+# Material's search leaves out an element with this attribute: what only labels or
+# repeats text found elsewhere (a caption, a message's snippet beside the paragraph
+# that cites it, the essay's words listed under the message they cite).
+NOT_SEARCHED = {"data-search-exclude": ""}
 SPEAKER_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "unknown": "sender not stated"}
 
 # Characters a message must not carry into a page, its search index or its text file:
@@ -166,7 +170,7 @@ def snippet(message: Message, href: str, full: bool = False, together: tuple = (
     figure = etree.Element("figure", {"class": f"msg-snippet msg-snippet--{message.provenance}"})
     shown_with = tuple(other.n for other, _ in together)
     figure.append(message_body(message, None if full else SNIPPET_CHARS, shown_with))
-    caption = etree.SubElement(figure, "figcaption", {"class": "msg-snippet__caption"})
+    caption = etree.SubElement(figure, "figcaption", {"class": "msg-snippet__caption", **NOT_SEARCHED})
     for index, (shown, link_to) in enumerate([(message, href), *together]):
         link = etree.SubElement(caption, "a", {"href": link_to})
         link.text = f"Message {shown.n}"

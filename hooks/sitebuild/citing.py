@@ -32,12 +32,14 @@ def section_box(build: SiteBuild, part: Part, src: str, pages: SitePages) -> str
     return to_html(cite_box("Cite this section", references(build.meta, part), links(build, src, pages)))
 
 
-def message_box(build: SiteBuild, n: int, pages: SitePages, src: str | None = None) -> etree.Element:
+def message_box(build: SiteBuild, n: int, pages: SitePages, src: str | None = None,
+                searched: bool = False) -> etree.Element:
     """How to cite message n, shown on transcript page `src` (by default the page that
-    shows it): its permanent address and its citation in each style."""
+    shows it): its permanent address and its citation in each style; the site's search
+    finds it only if `searched` (as an example on "How to cite")."""
     where = pages.url(src or build.layout.src_of(n)) or ""
     return cite_box("Cite this message", message_references(build.meta, n, where), [],
-                    address=build.meta.url_for(where, f"msg-{n}"))
+                    address=build.meta.url_for(where, f"msg-{n}"), searched=searched)
 
 
 # A number no message has, rendered in a page's template of the box below.
@@ -93,7 +95,7 @@ def _slot(build: SiteBuild, part_spec: str, src: str, pages: SitePages) -> str:
         n = int(part_spec.removeprefix("message "))
         if build.layout.src_of(n) is None:
             raise PageError(f"{src}: citation slot names message {n}, which the transcript pages do not show")
-        box.append(message_box(build, n, pages))
+        box.append(message_box(build, n, pages, searched=True))
         return to_html(box)
     path, _, anchor = part_spec.partition("#")
     if path not in build.outlines or pages.url(path) is None:

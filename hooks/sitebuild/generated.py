@@ -38,6 +38,7 @@ TRANSCRIPT_INTRO = (
 NOTE_ON_THE_TEXT = "note-on-the-text.md"
 APPENDIX_TITLE = "Appendix: the messages the essay cites"
 APPENDIX_SLOT = '<div class="cited-messages-slot"></div>'
+PRINT_FRONT_MATTER = "---\nsearch:\n  exclude: true\n---\n\n"
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ def print_page(build: SiteBuild, pages: Mapping[str, str]) -> str:
         raise SettingsError(f"mkdocs.yml: extra.essay.sections: {missing[0]} is not a page of the site")
     sections = [(posixpath.splitext(src)[0].replace("/", "-"), pages[src]) for src in build.essay.sections]
     appendix = f"## {APPENDIX_TITLE}\n\n{APPENDIX_SLOT}"
-    return whole_essay_markdown(sections, citing.cite_as_block(build), appendix)
+    # Left out of the search, which finds each passage on its section's page.
+    return PRINT_FRONT_MATTER + whole_essay_markdown(sections, citing.cite_as_block(build), appendix)
 
 
 def cited_messages_appendix(build: SiteBuild, html: str, pages: SitePages) -> str:

@@ -1,0 +1,53 @@
+"""A missing address, at any depth, is answered with the site's 404 page, styled and
+working: its links lead back into the essay and its search form opens the search."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser.site_browser import DESKTOP, PHONE, new_page, wait_for_material
+
+MISSING = ["no-such-page", "context/no/such/page/", "transcript/msg-9999.html"]
+
+
+@pytest.mark.parametrize("path", MISSING)
+def test_a_missing_page_shows_the_404_page_and_its_home_link_works(browser, host, path):
+    context, page, problems = new_page(browser, PHONE, origin=host.url)
+    response = page.goto(host.url + path)
+    assert response.status == 404
+    wait_for_material(page)
+    assert page.locator("article h1").inner_text() == "Page not found"
+    # Material's style sheet came: the header is fixed to the top, as on every page.
+    assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") in ("sticky", "fixed")
+    page.locator("article a", has_text="The Silence That Speaks").first.click()
+    page.wait_for_url(host.url)
+    assert page.locator("article h1").first.inner_text().startswith("The Silence That Speaks")
+    context.close()
+    # The 404 answer itself is what is asked for here; nothing else may fail.
+    asked = host.url + path
+    assert [p for p in problems.all() if not (p.startswith(f"{asked}: HTTP 404") or p.endswith(f"(Not Found) at {asked}"))] == []
+
+
+def test_its_links_reach_every_section_and_the_transcript(browser, host):
+    context, page, _ = new_page(browser, DESKTOP, origin=host.url)
+    page.goto(host.url + "a/b/c/")
+    wait_for_material(page)
+    hrefs = page.eval_on_selector_all("article a", "links => links.map(a => a.href)")
+    assert host.url + "context/" in hrefs and host.url + "transcript/" in hrefs
+    for href in hrefs:
+        assert page.request.get(href).status == 200, href
+    context.close()
+
+
+def test_its_search_form_opens_the_search(browser, host):
+    context, page, _ = new_page(browser, DESKTOP, origin=host.url)
+    page.goto(host.url + "missing/page")
+    wait_for_material(page)
+    page.fill("#not-found-query", "catastrophically")
+    page.press("#not-found-query", "Enter")
+    page.wait_for_url(f"{host.url}?q=catastrophically")
+    wait_for_material(page)
+    first = page.locator(".md-search-result__item a").first
+    first.wait_for()
+    assert "context/" in first.get_attribute("href")
+    context.close()
