@@ -25,8 +25,16 @@ def mkdocs(args: list[str], cwd: Path, timeout: int = 120, **env_extra: str) -> 
     )
 
 
-def build(project: Path, site: Path, strict: bool = True, **env: str) -> subprocess.CompletedProcess:
-    return mkdocs(["build", "--strict" if strict else "--clean", "-d", str(site)], cwd=project, **env)
+def build(project: Path, site: Path, strict: bool = True, timeout: int = 120, **env: str) -> subprocess.CompletedProcess:
+    return mkdocs(["build", "--strict" if strict else "--clean", "-d", str(site)], cwd=project, timeout=timeout, **env)
+
+
+def built_cleanly(project: Path, timeout: int = 120) -> Path:
+    """`project` built with `mkdocs build --strict` into its folder `site`, with no warning."""
+    result = build(project, project / "site", timeout=timeout)
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    return project / "site"
 
 
 def copy_project(destination: Path) -> Path:

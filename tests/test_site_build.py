@@ -2,7 +2,6 @@
 site generator would drive it."""
 
 import logging
-from pathlib import Path
 from types import SimpleNamespace
 
 import markdown

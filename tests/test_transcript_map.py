@@ -3,9 +3,6 @@ cited entries, provenance said once, and the pager: on the built site, and on a 
 a generated transcript of many pages."""
 
 import json
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as etree
 from pathlib import Path
 
@@ -13,6 +10,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
+from conftest import built_cleanly
 from msgref.transcript_map import MAX_BINS, map_figure, marks, number_strip
 from msgref.transcript_nav import absent_note
 
@@ -135,11 +133,7 @@ def paged_site(tmp_path_factory) -> Path:
                                  "search": False, "redact": False}},
     }
     (project / "mkdocs.yml").write_text(yaml.safe_dump(config))
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=project,
-                            capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=300)
-    assert result.returncode == 0, result.stderr
-    assert "WARNING" not in result.stderr, result.stderr
-    return project / "site"
+    return built_cleanly(project, timeout=300)
 
 
 def test_the_pager_links_first_previous_next_and_last(paged_site):

@@ -1,14 +1,13 @@
 """A real `mkdocs build --strict` of a site whose transcript is much longer than what it cites."""
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 from bs4 import BeautifulSoup
+from conftest import build, built_cleanly
 from msgref.transcript import BACKGROUND_MIN_BYTES
 
 HOOK = Path(__file__).resolve().parent.parent / "hooks" / "mkdocs_hook.py"
@@ -32,11 +31,7 @@ def site(tmp_path_factory) -> Path:
                                  "message_chars": 100, "search": False, "redact": False}},
     }
     (project / "mkdocs.yml").write_text(yaml.safe_dump(config))
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=project,
-                            capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert "WARNING" not in result.stderr, result.stderr
-    return project / "site"
+    return built_cleanly(project, timeout=120)
 
 
 def soup(path: Path) -> BeautifulSoup:
@@ -85,8 +80,7 @@ def large_project(project: Path, last_line: str, in_child: bool = True) -> Path:
 
 
 def build_large(project: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=project,
-                          capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=120)
+    return build(project, project / "site")
 
 
 @pytest.mark.parametrize("in_child", [True, False])

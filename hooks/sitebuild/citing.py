@@ -19,8 +19,6 @@ from .site_pages import DOWNLOADS_FOLDER, HOW_TO_CITE_PAGE, PRINT_PAGE, PageErro
 from .urls import relative_url
 
 if TYPE_CHECKING:
-    import xml.etree.ElementTree as etree
-
     from .build import SiteBuild
 
 # Written in a page as raw HTML:

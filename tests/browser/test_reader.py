@@ -67,8 +67,10 @@ def first_quoted_citation(page: Page) -> tuple[str, int]:
 
 
 def test_the_snippet_after_the_paragraph_shows_the_message(page, host):
-    open_page(page, host.url + ESSAY_PAGE)
+    # Here the citing sentence does not repeat the description, so the snippet shows it.
+    open_page(page, host.url + "interpretation/")
     link, number = first_quoted_citation(page)
+    assert number == 5856
     paragraph = page.locator(f"p:has({link})")
     snippet = paragraph.locator("xpath=following-sibling::*[1]")
     expect(snippet).to_have_class(re.compile(r"\bmsg-snippets\b"))

@@ -34,7 +34,7 @@ def test_a_tap_on_a_paragraph_mark_lands_on_its_paragraph(browser, host):
     assert shown["width"] >= TARGET_PX and shown["height"] >= TARGET_PX, shown
     mark.tap()
     page.wait_for_url(f"**/context/#{PARAGRAPH}")
-    assert page.evaluate(f"document.querySelector(':target').id") == PARAGRAPH
+    assert page.evaluate("document.querySelector(':target').id") == PARAGRAPH
     context.close()
     assert not problems.all(), problems.all()
 
