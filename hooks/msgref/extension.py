@@ -211,7 +211,7 @@ class SnippetPlacer(Treeprocessor):
         beside = _words(_plain_text(block, self.md.htmlStash.rawHtmlBlocks)) + "\n" + _words(self._quotation_after(block, parent))
         # Nothing shown twice: a message whose text the reader has just read, in the citing
         # paragraph or in the quotation after it, gets no snippet; its link still leads to it.
-        done = {n for n, (message, _) in cited.items() if _words(message.text) and _words(message.text) in beside}
+        done = {n for n, (message, _) in cited.items() if (text := _words(message.text)) and text in beside}
         for n, (message, href) in cited.items():
             if n in done:
                 continue
@@ -233,7 +233,6 @@ class SnippetPlacer(Treeprocessor):
             block.append(shown)
         else:
             parent.insert(list(parent).index(block) + 1, shown)
-
 
     def _quotation_after(self, block, parent) -> str:
         """The text of the quotation that follows `block`, if one does."""
