@@ -44,7 +44,7 @@ PRINT_FRONT_MATTER = "---\nsearch:\n  exclude: true\n---\n\n"
 @dataclass(frozen=True)
 class GeneratedFile:
     src: str  # its source path, relative to the docs folder
-    content: str
+    content: str | bytes  # text of a page; a file's text, encoded
     # A page the navigation lists; other pages are reached by links (the transcript's
     # pager, the contents of the home page).
     in_nav: bool = False
@@ -66,8 +66,10 @@ def transcript_pages(build: SiteBuild) -> list[GeneratedFile]:
 
 
 def whole_texts(build: SiteBuild) -> list[GeneratedFile]:
-    """The messages too long to show whole on their page, as plain text."""
-    return [GeneratedFile(src, text) for src, text in build.layout.whole_texts()]
+    """The messages too long to show whole on their page, as plain text in UTF-8: kept
+    until the generator writes them, so kept small. A text held as a string takes up to
+    four bytes a character, and a whole session holds hundreds of megabytes of them."""
+    return [GeneratedFile(src, text.encode()) for src, text in build.layout.whole_texts()]
 
 
 def print_page(build: SiteBuild, pages: Mapping[str, str]) -> str:
