@@ -67,7 +67,7 @@ def test_text_that_looks_like_markdown_or_html_stays_text():
 def test_imported_details_are_shown_as_text():
     page = render(layout_of(transcript(1, text="", tool_name="Bash", tool_input={"command": "<b>ls</b>"},
                                               thinking="Let me think", source_id="toolu_1", origin="sidechain")), 0)
-    assert page.select_one(".msg-body--tool").text == "Tool call: Bash"
+    assert page.select_one(".msg-tool p").text == "Tool call: Bash"
     assert '"command": "<b>ls</b>"' in page.select_one(".msg-tool code").text
     assert page.select_one(".msg-thinking summary").text.startswith("Reasoning")
     assert page.select_one(".msg-meta").text == "Source id: toolu_1 · Origin: sidechain"
@@ -203,3 +203,11 @@ def test_a_page_of_many_messages_lists_only_its_title_in_its_contents(count, lis
     assert [(h["id"], h.select_one("a.headerlink")["href"]) for h in headings] == [(f"msg-{n}", f"#msg-{n}") for n in range(1, count + 1)]
     [title] = md.toc_tokens
     assert title["name"] == "Transcript" and len(title["children"]) == listed
+
+
+def test_a_tool_call_without_text_is_named_once():
+    messages = parse_transcript([json.dumps({"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": "",
+                                             "tool_name": "Read", "tool_input": {"file": "a.py"}}).encode()], "t.jsonl")
+    entry = render(layout_of(messages), 0).select_one(".msg-entry")
+    assert entry.get_text().count("Tool call: Read") == 1
+    assert json.loads(entry.select_one(".msg-tool pre code").get_text()) == {"file": "a.py"}

@@ -344,7 +344,9 @@ def _message_entry(layout: TranscriptLayout, message, here: str,
     shown (cut at `message_chars`)."""
     entry = etree.Element("div", {"class": "msg-entry"})
     shown, note = cut_message(layout, message, here)
-    entry.append(stored(snippets.to_html(snippets.message_body(shown))))
+    if shown.text.strip() or shown.is_described or not shown.tool_name:
+        entry.append(stored(snippets.to_html(snippets.message_body(shown))))
+    # else a tool call without text, which the details below name with its input
     if note is not None:  # it links to the whole text: an element, for the generator to rewrite
         entry.append(note)
     after = snippets.message_details(message)
