@@ -144,13 +144,19 @@ def test_every_tab_stop_of_the_page_content_is_visible(page, host):
     assert hidden == []
 
 
-def test_on_a_touch_screen_a_tap_opens_the_preview_and_its_link_goes_on(browser, host):
+def tap_first_citation(browser, host):
+    """A phone's page of the essay, its first quoted citation tapped: (context, page,
+    problems, the link's selector, its message number, the preview)."""
     context, page, problems = new_page(browser, PHONE, origin=host.url, has_touch=True, is_mobile=True)
     open_page(page, host.url + ESSAY_PAGE)
     link, number = first_quoted_citation(page)
     page.locator(link).scroll_into_view_if_needed()
     page.tap(link)
-    preview = expect_preview_with_message(page, link, number)
+    return context, page, problems, link, number, expect_preview_with_message(page, link, number)
+
+
+def test_on_a_touch_screen_a_tap_opens_the_preview_and_its_link_goes_on(browser, host):
+    context, page, problems, link, number, preview = tap_first_citation(browser, host)
     page.wait_for_timeout(300)
     assert page.url == host.url + ESSAY_PAGE  # the tap did not follow the link
     box = preview.bounding_box()
@@ -164,12 +170,7 @@ def test_on_a_touch_screen_a_tap_opens_the_preview_and_its_link_goes_on(browser,
 
 
 def test_on_a_touch_screen_a_tap_elsewhere_closes_the_preview(browser, host):
-    context, page, problems = new_page(browser, PHONE, origin=host.url, has_touch=True, is_mobile=True)
-    open_page(page, host.url + ESSAY_PAGE)
-    link, number = first_quoted_citation(page)
-    page.locator(link).scroll_into_view_if_needed()
-    page.tap(link)
-    expect_preview_with_message(page, link, number)
+    context, page, problems, link, _, _ = tap_first_citation(browser, host)
     page.touchscreen.tap(PHONE["width"] // 2, 70)
     expect_closed(page, link)
     context.close()
