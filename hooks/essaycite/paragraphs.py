@@ -14,6 +14,8 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .cite_box import NOT_SEARCHED
+
 PARAGRAPH_TAGS = {"p", "li"}
 NESTED_BLOCK_TAGS = {"div", "figure", "ul", "ol", "blockquote", "p", "pre", "table"}
 
@@ -50,10 +52,9 @@ class ParagraphLinker(Treeprocessor):
         for number, paragraph in enumerate(paragraphs, start=1):
             link = etree.Element(
                 "a",
-                # Material's search leaves out an element with data-search-exclude: the
-                # mark is no part of the paragraph's text.
+                # Left out of the search: the mark is no part of the paragraph's text.
                 {"class": "paragraph-link", "href": f"#{paragraph.get('id')}", "aria-label": f"Paragraph {number}: link",
-                 "data-search-exclude": ""},
+                 **NOT_SEARCHED},
             )
             link.text = f"¶\u00a0{number}"
             # Inside a list item, the mark ends the item's own text, before any nested block.

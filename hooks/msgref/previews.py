@@ -54,7 +54,7 @@ def preview(message: Message, href: str, limit: int, cited_in: Iterable[tuple[st
 def previews_block(previews: Iterable[etree.Element]) -> etree.Element:
     """The container at the end of a page: left out of the search index. Material's
     search parser matches elements by tag alone, so nothing inside may be a <section>."""
-    block = etree.Element("section", {"class": "msg-previews", "data-search-exclude": ""})
+    block = etree.Element("section", {"class": "msg-previews", **snippets.NOT_SEARCHED})
     block.extend(previews)
     return block
 

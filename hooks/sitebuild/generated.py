@@ -112,13 +112,10 @@ def cited_in_lists(build: SiteBuild, src: str, html: str, pages: SitePages) -> s
 
 def transcript_map(build: SiteBuild, src: str, pages: SitePages, citations_of):
     """The map at the top of transcript page `src`, its marks linked from that page."""
-    layout, here = build.layout, pages.url(src) or ""
+    layout = build.layout
 
     def href_of(n: int) -> str:
-        target = layout.src_of(n)
-        if target == src:
-            return f"#msg-{n}"
-        return relative_url(pages.url(target) or target, here) + f"#msg-{n}"
+        return f"#msg-{n}" if layout.src_of(n) == src else _message_href(build, n, src, pages)
 
     cited = [(n, [build.title_of(citation.page) for citation in citations_of(n)])
              for n in build.citations.numbers() if layout.src_of(n) is not None]
@@ -133,16 +130,21 @@ def message_previews(build: SiteBuild, src: str, html: str, pages: SitePages) ->
     numbers = build.citations.linked_from(src)
     if not numbers:
         return html
-    here, link_for = pages.url(src) or "", _link_for(src, pages)
+    link_for = _link_for(src, pages)
     shown = []
     for n in numbers:
-        message, target = build.message(n), pages.url(build.layout.src_of(n) or "")
-        if message is None or target is None:
+        message, href = build.message(n), _message_href(build, n, src, pages)
+        if message is None or href is None:
             continue
         cited_in = [(build.title_of(c.page), link_for(c)) for c in _citations_of(build, n)]
-        href = relative_url(target, here) + f"#msg-{n}"
         shown.append(previews.preview(message, href, build.layout.message_chars, cited_in))
     return html + to_html(previews.previews_block(shown)) if shown else html
+
+
+def _message_href(build: SiteBuild, n: int, src: str, pages: SitePages) -> str | None:
+    """The address of message n's entry relative to page `src`; None if no page shows it."""
+    target = pages.url(build.layout.src_of(n) or "")
+    return None if target is None else relative_url(target, pages.url(src) or "") + f"#msg-{n}"
 
 
 def _citations_of(build: SiteBuild, n: int):
