@@ -16,6 +16,8 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .snippets import to_html
+
 # The viewBox: as wide as the text of a phone, where a unit is about a pixel; wider
 # screens draw it larger, up to the width the style sheet allows.
 WIDTH, HEIGHT = 340, 100
@@ -120,7 +122,8 @@ def map_figure(strip: Strip, found: list[Mark], href_of: Callable[[int], str],
         "aria-labelledby": "msg-map-title", "aria-describedby": "msg-map-desc", "font-size": str(FONT),
     })
     etree.SubElement(svg, "title", {"id": "msg-map-title"}).text = f"Map of the session's messages {strip.low}–{strip.high}"
-    etree.SubElement(svg, "desc", {"id": "msg-map-desc"}).text = summary(strip, found)
+    said = summary(strip, found)
+    etree.SubElement(svg, "desc", {"id": "msg-map-desc"}).text = said
     _draw_strip(svg, strip)
     if this_page is not None:
         x0, x1 = strip.x(this_page[0]), strip.x(this_page[1] + 1)
@@ -129,7 +132,7 @@ def map_figure(strip: Strip, found: list[Mark], href_of: Callable[[int], str],
     _draw_marks(svg, strip, found, href_of)
     _draw_axis(svg, strip)
     caption = etree.SubElement(figure, "figcaption")
-    etree.SubElement(caption, "p", {"class": "msg-map__summary"}).text = summary(strip, found)
+    etree.SubElement(caption, "p", {"class": "msg-map__summary"}).text = said
     caption.append(_key(this_page is not None))
     if found:
         listed = etree.SubElement(caption, "details", {"class": "msg-map__list"})
@@ -162,7 +165,7 @@ def fill_map(html: str, figure: Callable[[], etree.Element]) -> str:
     """A rendered transcript page with its map in the place its entries left for it."""
     if MAP_SLOT not in html:
         return html
-    drawn = etree.tostring(figure(), encoding="unicode", method="html")
+    drawn = to_html(figure())
     return _MAP_SLOT_RE.sub(lambda match: drawn, html, count=1)
 
 
