@@ -41,6 +41,7 @@ def test_the_build_runs_with_python_markdown_alone(caplog):
     assert made["transcript/index.md"].in_nav and not made["print.md"].in_nav
 
     site = SimpleNamespace(url=lambda src: url_of(src) if src in pages or src in made else None)
+    build.files_listed(site)
     names, options = [], {}
     for item in config["markdown_extensions"]:  # a name, or {name: its options}
         name, settings = next(iter(item.items())) if isinstance(item, dict) else (item, {})
@@ -49,9 +50,9 @@ def test_the_build_runs_with_python_markdown_alone(caplog):
     extensions = [*names, *build.markdown_extensions(names)]
     html = {}
     for src, text in [*pages.items(), *((src, f.content) for src, f in made.items() if src.endswith(".md"))]:
-        build.begin_page(src, f"docs/{src}")
-        converted = markdown.Markdown(extensions=extensions, extension_configs=options).convert(text)
-        html[src] = build.page_converted(src, converted, site)
+        build.begin_page(src, text if src in pages else None, text)
+        html[src] = markdown.Markdown(extensions=extensions, extension_configs=options).convert(text)
+    downloads = {file.src: file.content for file in build.finished_files(site)}
     finished = {src: build.finish_page(src, page, site) for src, page in html.items()}
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
 
@@ -65,7 +66,6 @@ def test_the_build_runs_with_python_markdown_alone(caplog):
     assert "Paragraph 2 of “The Context: A Model That Produces Garbage”" in how_to_cite.get_text()
     head = build.head("index.md", site)
     assert {"name": "citation_title", "content": config["extra"]["essay"]["title"]} in head["meta"]
-    downloads = {file.src: file.content for file in build.finished_files(site)}
     assert set(downloads) == {"cite/essay.bib", "cite/essay-biblatex.bib", "cite/essay.ris", "cite/essay.json"}
     assert downloads["cite/essay.ris"].count("TY  - ELEC") == 8
     # Each message's "Cite this message" box, made from one template a page, is the box made for it alone.

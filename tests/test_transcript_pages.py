@@ -1,16 +1,15 @@
 import json
-from types import SimpleNamespace
 
 import markdown
 import pytest
-from markdown.extensions.toc import TocExtension
 from bs4 import BeautifulSoup
 
 from msgref.citations import Citation
 from msgref.transcript import parse_transcript
-from msgref.transcript_pages import (SearchEntries, TranscriptEntries, TranscriptLayout, cited_numbers, fill_cited_in,
-                                     page_markdown)
+from msgref.transcript_entries import Permalink, page_entries
+from msgref.transcript_pages import ENTRIES_SLOT, TranscriptLayout, cited_numbers, fill_cited_in, page_markdown
 from sitebuild.settings import TranscriptSettings
+from sitebuild.urls import relative_url
 
 
 def transcript(*numbers, **fields):
@@ -23,9 +22,27 @@ def layout_of(messages, per_page=500, cited=(), context=None, **settings) -> Tra
     return TranscriptLayout(messages, TranscriptSettings(messages_per_page=per_page, context=context, **settings), cited)
 
 
-def to_html(layout, index, search=None) -> str:
-    extension = TranscriptEntries(SimpleNamespace(layout=layout, search=search or SearchEntries()))
-    return markdown.markdown(page_markdown(layout, index), extensions=["attr_list", extension])
+class DirectoryLinks:
+    """Addresses as MkDocs makes them by default: transcript/page-2.md is served at transcript/page-2/."""
+
+    def url(self, src: str) -> str:
+        if not src.endswith(".md"):
+            return src
+        stem = src.removesuffix(".md")
+        return stem.removesuffix("index") if stem.endswith("index") else stem + "/"
+
+    def href(self, target: str, source: str) -> str:
+        return relative_url(self.url(target), self.url(source))
+
+
+def entries(layout, index, permalink=None):
+    return page_entries(layout, index, DirectoryLinks(), permalink)
+
+
+def to_html(layout, index) -> str:
+    page = markdown.markdown(page_markdown(layout, index), extensions=["attr_list"])
+    assert page.count(ENTRIES_SLOT) == 1
+    return page.replace(ENTRIES_SLOT, entries(layout, index).html)
 
 
 def render(layout, index) -> BeautifulSoup:
@@ -48,12 +65,13 @@ def test_each_message_has_its_anchor_speaker_text_provenance_and_neighbours():
     assert [(h["id"], h.text) for h in headings] == [("msg-3", "Message 3 — tool"), ("msg-5", "Message 5 — tool")]
     assert page.select_one(".msg-body--verbatim").text == "text 3"
     assert page.select_one(".msg-provenance").text == "Quoted verbatim."
+    # Links are the addresses the pages are served at: page 2 is transcript/page-2/.
     neighbours = [[a["href"] for a in p.find_all("a")] for p in page.select(".msg-neighbours")]
-    assert neighbours == [["index.md#msg-2", "#msg-5"], ["#msg-3", "page-3.md#msg-8"]]
+    assert neighbours == [["../#msg-2", "#msg-5"], ["#msg-3", "../page-3/#msg-8"]]
     steps = page.select_one(".msg-pager--top .msg-pager__steps")
     assert [(a.text, a["href"]) for a in steps.find_all("a")] == [
-        ("« First", "index.md"), ("‹ Previous", "index.md"), ("Next ›", "page-3.md"), ("Last »", "page-3.md")]
-    assert [a["href"] for a in page.select(".msg-pager__pages a")] == ["index.md", "page-3.md"]
+        ("« First", "../"), ("‹ Previous", "../"), ("Next ›", "../page-3/"), ("Last »", "../page-3/")]
+    assert [a["href"] for a in page.select(".msg-pager__pages a")] == ["../", "../page-3/"]
 
 
 def test_text_that_looks_like_markdown_or_html_stays_text():
@@ -128,9 +146,9 @@ def test_shown_messages_are_paginated_with_links_across_pages():
     page = render(layout, 1)
     assert [h["id"] for h in page.find_all("h2")] == ["msg-6", "msg-7", "msg-18"]
     assert [a["href"] for a in page.find(id="msg-6").find_next(class_="msg-neighbours").find_all("a")] == [
-        "index.md#msg-5", "#msg-7"]
+        "../#msg-5", "#msg-7"]
     assert [a["href"] for a in page.find(id="msg-18").find_next(class_="msg-neighbours").find_all("a")] == [
-        "#msg-7", "page-3.md#msg-19"]
+        "#msg-7", "../page-3/#msg-19"]
     assert len(page.select(".msg-gap")) == 1 and len(render(layout, 3).select(".msg-gap")) == 1
 
 
@@ -149,8 +167,9 @@ def test_a_long_message_is_cut_and_linked_to_its_whole_text():
     note = page.select_one(".msg-cut")
     assert note.text.startswith(f"Shown: the first {len(shown)} of {len(text)} characters.")
     assert note.a["href"] == "messages/msg-1.txt"
-    assert dict(layout.whole_texts()) == {"transcript/messages/msg-1.txt": text, "transcript/messages/msg-2.txt": text}
-    assert list(layout_of(transcript(1, text=text)).whole_texts()) == []
+    assert layout.text_file_numbers() == [1, 2] and layout.whole_text(1) == text.encode()
+    assert layout.text_file_src(1) == "transcript/messages/msg-1.txt"
+    assert layout_of(transcript(1, text=text)).text_file_numbers() == []
 
 
 def test_search_gets_one_entry_a_message_and_never_reads_the_pages_back():
@@ -158,22 +177,19 @@ def test_search_gets_one_entry_a_message_and_never_reads_the_pages_back():
         {"n": 1, "speaker": "user", "provenance": "verbatim", "text": "<b>bold</b> & \x1b"},
         {"n": 2, "speaker": "user", "provenance": "verbatim", "text": ""},
         {"n": 3, "speaker": "tool", "provenance": "verbatim", "text": "x" * 300}]], "t.jsonl")
-    search = SearchEntries()
-    to_html(layout_of(messages, per_page=2, message_chars=100), 0, search)
-    to_html(layout_of(messages, per_page=2, message_chars=100), 1, search)
-    entries = search.entries({"transcript/index.md": "transcript/", "transcript/page-2.md": "transcript/page-2/"}.get)
-    assert [(e["location"], e["title"]) for e in entries] == [
+    layout = layout_of(messages, per_page=2, message_chars=100)
+    found = [entry for index in (0, 1) for entry in entries(layout, index).search]
+    assert [(e["location"], e["title"]) for e in found] == [
         ("transcript/#msg-1", "Message 1 — user"), ("transcript/#msg-2", "Message 2 — user"),
         ("transcript/page-2/#msg-3", "Message 3 — tool")]
-    assert [e["text"] for e in entries[:2]] == ["<p>&lt;b&gt;bold&lt;/b&gt; &amp; \u241b</p>", "<p>Empty message: no content</p>"]
-    assert len(entries[2]["text"]) < 120  # cut as the page cuts it
+    assert [e["text"] for e in found[:2]] == ["<p>&lt;b&gt;bold&lt;/b&gt; &amp; \u241b</p>", "<p>Empty message: no content</p>"]
+    assert len(found[2]["text"]) < 120  # cut as the page cuts it
     assert page_markdown(layout_of(messages), 0).startswith("---\nsearch:\n  exclude: true\n---\n")
 
 
 def test_without_search_the_transcript_has_no_entries():
-    search = SearchEntries()
-    to_html(layout_of(transcript(1), search=False), 0, search)
-    assert search.entries(lambda src: "transcript/") == []
+    assert entries(layout_of(transcript(1), search=False), 0).search == ()
+    assert len(entries(layout_of(transcript(1)), 0).search) == 1
 
 
 def test_a_long_message_is_read_to_make_its_text_file_only_if_its_line_may_be_long(tmp_path):
@@ -196,13 +212,12 @@ def test_cited_numbers_are_found_in_the_pages_markdown():
 @pytest.mark.parametrize("count, listed", [(50, 50), (51, 0)])
 def test_a_page_of_many_messages_lists_only_its_title_in_its_contents(count, listed):
     layout = layout_of(transcript(*range(1, count + 1)))
-    extension = TranscriptEntries(SimpleNamespace(layout=layout, search=SearchEntries()))
-    md = markdown.Markdown(extensions=["attr_list", TocExtension(permalink=True), extension])
-    page = BeautifulSoup(md.convert(page_markdown(layout, 0)), "html.parser")
+    made = entries(layout, 0, Permalink())
+    page = BeautifulSoup(made.html, "html.parser")
     headings = page.find_all("h2", id=True)  # every message keeps its anchor and permanent link
     assert [(h["id"], h.select_one("a.headerlink")["href"]) for h in headings] == [(f"msg-{n}", f"#msg-{n}") for n in range(1, count + 1)]
-    [title] = md.toc_tokens
-    assert title["name"] == "Transcript" and len(title["children"]) == listed
+    assert made.headings == tuple((f"msg-{n}", f"Message {n} — tool") for n in range(1, count + 1))
+    assert len(made.contents) == listed and made.contents == made.headings[:listed]
 
 
 def test_a_tool_call_without_text_is_named_once():

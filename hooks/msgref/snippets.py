@@ -13,6 +13,11 @@ import xml.etree.ElementTree as etree
 
 from .transcript import Message
 
+try:
+    from orjson import OPT_INDENT_2 as _INDENT, dumps as _fast_dumps
+except ImportError:  # pragma: no cover - the standard library writes the same text
+    _fast_dumps = None
+
 SNIPPET_CHARS = 280
 EMPTY_LABEL = "Empty message: no content"
 BLANK_LABEL = "Blank message: whitespace only"
@@ -156,7 +161,7 @@ def message_details(message: Message) -> list[etree.Element]:
         etree.SubElement(call, "p").text = f"Tool call: {displayable(message.tool_name)}"
         if message.tool_input is not None:
             code = etree.SubElement(etree.SubElement(call, "pre"), "code")
-            code.text = displayable(json.dumps(message.tool_input, indent=2, ensure_ascii=False))
+            code.text = displayable(_indented_json(message.tool_input))
         details.append(call)
     return details
 
@@ -177,6 +182,16 @@ def snippet(message: Message, href: str, full: bool = False, together: tuple = (
         link.tail = " and " if index < len(together) else ""
     link.tail = f" · {SPEAKER_LABELS[message.speaker]} · {provenance_label(message)}"
     return figure
+
+
+def _indented_json(value) -> str:
+    """`value` as JSON indented by two spaces, as the standard library writes it."""
+    if _fast_dumps is not None:
+        try:  # several times faster; it refuses what JSON cannot hold alike, such as integers past 64 bits
+            return _fast_dumps(value, option=_INDENT).decode()
+        except TypeError:
+            pass
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def _numbers_phrase(numbers) -> str:

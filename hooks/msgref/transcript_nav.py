@@ -1,14 +1,13 @@
 """Ways through the transcript pages: the pager between them, and the lines that say
 which message numbers lie between two entries.
 
-The pager's links name the pages' source files (`page-2.md`), which the generator
-rewrites into the pages' addresses, as it does every link of a page.
+The pager's links are made by the caller from the pages' source files (`page-2.md`).
 """
 
 from __future__ import annotations
 
-import posixpath
 import xml.etree.ElementTree as etree
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,16 +19,15 @@ ALL_PAGES_LISTED = 7
 RUNS_NAMED = 4  # runs of missing numbers one line names; it counts the others
 
 
-def pager(layout: TranscriptLayout, index: int, where: str = "top") -> etree.Element | None:
+def pager(layout: TranscriptLayout, index: int, link: Callable[[str], str], where: str = "top") -> etree.Element | None:
     """Links to the first, previous, next and last page, and the pages by their message
-    numbers; None when there is one page."""
+    numbers, each made by `link(source file)`; None when there is one page."""
     count = len(layout.pages)
     if count < 2:
         return None
-    here = posixpath.dirname(layout.page_src(index))
 
     def href(i: int) -> str:
-        return posixpath.relpath(layout.page_src(i), here)
+        return link(layout.page_src(i))
 
     label = "Transcript pages" if where == "top" else "Transcript pages, at the end of this page"
     nav = etree.Element("nav", {"class": f"msg-pager msg-pager--{where}", "aria-label": label})

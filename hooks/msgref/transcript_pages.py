@@ -5,35 +5,25 @@ shown follows from the citations: every message the essay cites and `context`
 messages before and after each (or every message, when `context` is None); which page
 holds a shown message follows from their order and the page size alone.
 
-A page's Markdown holds only its title, introduction and pager. Its messages are added
-by the `TranscriptEntries` Markdown extension as ready-made elements, after the
-Markdown has been parsed: a transcript page can hold hundreds of messages, and parsing
-each one as Markdown made the transcript the slowest part of a build.
+A page's Markdown holds only its title, its introduction and the slot of its entries,
+which `transcript_entries` makes and the build puts in once the page is converted.
 """
 
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import functools
-import html
 import posixpath
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from markdown import Markdown
-from markdown.extensions import Extension
-from markdown.preprocessors import Preprocessor
-from markdown.treeprocessors import Treeprocessor
-
 from . import snippets
 from .citations import Citation
-from .transcript_map import MAP_SLOT, Strip, number_strip
-from .transcript_nav import absent_note, pager
+from .transcript_map import Strip, number_strip
 from .tags import TAG_RE
-from .schema import Message, MessageSource
+from .schema import MessageSource
 
 _NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
@@ -41,10 +31,7 @@ _CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+
 # carry these until then.
 _ITEM_PLACEHOLDER_RE = re.compile(r'<div class="msg-item" data-msg="(\d+)">')
 _BADGE_PLACEHOLDER_RE = re.compile(r'<span class="msg-badge-slot" data-msg="(\d+)"></span>')
-CONTENTS_MAX_MESSAGES = 50  # a page of more lists only its title in its table of contents
-_DEFERRED_HEADING = "msgref-heading"  # a message heading's tag until the table of contents is made
-ENTRIES_MARKER = "<!-- msgref: messages of transcript page {index} -->"
-_ENTRIES_MARKER_RE = re.compile(r"<!-- msgref: messages of transcript page (\d+) -->")
+ENTRIES_SLOT = '<div class="msg-entries-slot"></div>'
 
 
 class LayoutSettings(Protocol):
@@ -80,6 +67,9 @@ class TranscriptLayout:
         per_page = settings.messages_per_page
         self.pages = [shown[i : i + per_page] for i in range(0, len(shown), per_page)] or [[]]
         self._page_of = {n: i for i, chunk in enumerate(self.pages) for n in chunk}
+        self._text_bytes: dict[int, int] = {}  # the size of each text file made
+        self._sources = [posixpath.join(self.folder, "index.md" if i == 0 else f"page-{i + 1}.md")
+                         for i in range(len(self.pages))]
 
     @functools.cached_property
     def strip(self) -> Strip | None:
@@ -91,35 +81,41 @@ class TranscriptLayout:
         return len(self.positions) == len(self.transcript)
 
     def page_src(self, index: int) -> str:
-        name = "index.md" if index == 0 else f"page-{index + 1}.md"
-        return posixpath.join(self.folder, name)
+        return self._sources[index]
 
     def page_sources(self) -> list[str]:
-        return [self.page_src(index) for index in range(len(self.pages))]
+        return list(self._sources)
 
     def src_of(self, n: int) -> str | None:
         index = self._page_of.get(n)
-        return None if index is None else self.page_src(index)
+        return None if index is None else self._sources[index]
 
     def text_file_src(self, n: int) -> str:
         return posixpath.join(self.folder, "messages", f"msg-{n}.txt")
 
+    def has_text_file(self, n: int) -> bool:
+        """Whether message n gets a file of its whole text: its text in the file is longer
+        than `message_chars`, as the file's index tells before the message is read."""
+        return self.transcript.size_hint(n) > self.message_chars
+
     def is_cut(self, message) -> bool:
-        return len(message.text) > self.message_chars and self._may_be_long(message.n)
+        # Redaction can shorten a message or lengthen it (its markers can be longer than
+        # the secrets they replace): one still too long is cut, and only if it has its file.
+        return len(message.text) > self.message_chars and self.has_text_file(message.n)
 
-    def _may_be_long(self, n: int) -> bool:
-        # What the file says of a message's length, before it is read: only a message that
-        # may be long is read to make its text file, and only such a message is cut. The
-        # margin lets redaction lengthen a message (its markers can be longer than the
-        # secrets they replace); past it, a message is shown whole, never cut without its file.
-        return self.transcript.size_hint(n) > self.message_chars // 2
+    def text_file_numbers(self) -> list[int]:
+        """The shown messages that get a file of their whole text."""
+        return [n for chunk in self.pages for n in chunk if self.has_text_file(n)]
 
-    def whole_texts(self):
-        """(source path, text) of each shown message too long to show whole."""
-        for chunk in self.pages:
-            for n in chunk:
-                if self._may_be_long(n) and self.is_cut(message := self.transcript.get(n)):
-                    yield self.text_file_src(n), snippets.displayable(message.text)
+    def whole_text(self, n: int) -> bytes:
+        """Message n's whole text, as its text file holds it: in UTF-8."""
+        text = snippets.displayable(self.transcript.get(n).text).encode()
+        self._text_bytes[n] = len(text)
+        return text
+
+    def whole_text_bytes(self, n: int) -> int:
+        """The size of message n's text file."""
+        return self._text_bytes[n] if n in self._text_bytes else len(self.whole_text(n))
 
     def href(self, n: int, from_page: str) -> str | None:
         """A Markdown link from the source file `from_page` to message n, if n is shown."""
@@ -144,13 +140,13 @@ def _window(numbers: list[int], cited: Iterable[int], context: int) -> tuple[lis
 
 
 def page_markdown(layout: TranscriptLayout, index: int, intro: str = "") -> str:
-    """The Markdown of one transcript page; `TranscriptEntries` adds its messages."""
+    """The Markdown of one transcript page, its messages left to `transcript_entries`."""
     chunk = layout.pages[index]
     title = "Transcript" if len(layout.pages) == 1 else f"Transcript, messages {chunk[0]}–{chunk[-1]}"
-    parts = [f"# {title}", intro.strip(), _summary(layout), ENTRIES_MARKER.format(index=index)]
-    # The generator's search does not read these pages back: `SearchEntries` gives it one
-    # entry per message, made with the entries. Parsing hundreds of rendered messages
-    # again took half the time of building a whole session.
+    parts = [f"# {title}", intro.strip(), _summary(layout), ENTRIES_SLOT]
+    # The generator's search does not read these pages back: it is given one entry a
+    # message, made with the entries. Parsing hundreds of rendered messages again took
+    # half the time of building a whole session.
     return "---\nsearch:\n  exclude: true\n---\n\n" + "\n\n".join(part for part in parts if part) + "\n"
 
 
@@ -161,240 +157,6 @@ def _summary(layout: TranscriptLayout) -> str:
     around = f" and the {layout.context} before and after each" if layout.context else ""
     return (f"The transcript has {total:,} messages. These pages show the {cited:,} that the essay cites"
             f"{around}, {shown:,} in all; the others are left out.\n{{ .msg-summary }}")
-
-
-class SearchEntries:
-    """The search entries of the transcript pages, one a message, by page: its anchor,
-    its title and its text as search indexes take it (escaped HTML in a paragraph)."""
-
-    def __init__(self):
-        self._by_page: dict[str, list[tuple[str, str, str]]] = {}
-
-    def forget_page(self, src: str) -> None:
-        self._by_page.pop(src, None)
-
-    def add(self, src: str, anchor: str, title: str, message: Message) -> None:
-        text = f"<p>{html.escape(snippets.shown_text(message), quote=False)}</p>"
-        self._by_page.setdefault(src, []).append((anchor, title, text))
-
-    def entries(self, url_of: Callable[[str], str | None]) -> list[dict[str, str]]:
-        """Every entry, with its location: the page's URL from `url_of(src)` and the anchor."""
-        return [{"location": f"{url_of(src) or ''}#{anchor}", "title": title, "text": text}
-                for src, found in self._by_page.items() for anchor, title, text in found]
-
-
-class LayingOutBuild(Protocol):
-    layout: TranscriptLayout  # the layout of the build in progress
-    search: SearchEntries  # filled as the entries are made
-
-
-class TranscriptEntries(Extension):
-    """Adds a transcript page's messages where its Markdown holds the entries marker."""
-
-    def __init__(self, build: LayingOutBuild):
-        super().__init__()
-        self.build = build
-        self.pending: int | None = None  # the page whose marker was found
-        self.deferred: list[etree.Element] = []  # message headings kept out of the table of contents
-
-    def extendMarkdown(self, md: Markdown) -> None:
-        md.registerExtension(self)
-        # Before every other preprocessor, so that nothing reads the marker as raw HTML.
-        md.preprocessors.register(_MarkerFinder(md, self), "msgref_entries_marker", 45)
-        # After inline patterns (20) and attribute lists (8); before the table of contents
-        # (5), MkDocs' anchor list (5) and its link rewriting (0), which thus see the entries.
-        md.treeprocessors.register(_EntriesAdder(md, self), "msgref_entries", 7)
-        # After the table of contents and MkDocs' anchor list (5), before the ¶ links (4).
-        md.treeprocessors.register(_HeadingsRestorer(md, self), "msgref_headings", 4.5)
-
-    def reset(self) -> None:
-        self.pending = None
-        self.deferred = []
-
-
-class _MarkerFinder(Preprocessor):
-    def __init__(self, md: Markdown, extension: TranscriptEntries):
-        super().__init__(md)
-        self.extension = extension
-
-    def run(self, lines: list[str]) -> list[str]:
-        self.extension.pending = None
-        kept = []
-        for line in lines:
-            match = _ENTRIES_MARKER_RE.fullmatch(line.strip())
-            if match and self.extension.pending is None:
-                self.extension.pending = int(match.group(1))
-            else:
-                kept.append(line)
-        return kept
-
-
-class _EntriesAdder(Treeprocessor):
-    def __init__(self, md: Markdown, extension: TranscriptEntries):
-        super().__init__(md)
-        self.extension = extension
-
-    def run(self, root: etree.Element) -> None:
-        index, self.extension.pending = self.extension.pending, None
-        if index is not None:
-            # Inline patterns have run (priority 20): the messages' text is never read as Markdown.
-            build = self.extension.build
-            entries = page_entries(build.layout, index, self._stored, build.search if build.layout.search else None)
-            if len(build.layout.pages[index]) > CONTENTS_MAX_MESSAGES:
-                # Out of the table of contents' sight (see `_HeadingsRestorer`).
-                self.extension.deferred = [entry[0] for entry in entries if entry.get("class", "").startswith("msg-item")]
-                for heading in self.extension.deferred:
-                    heading.tag = _DEFERRED_HEADING
-            root.extend(entries)
-
-    def _stored(self, html: str) -> etree.Element:
-        """A block that stands for `html`, kept aside as raw HTML and put back as it is."""
-        block = etree.Element("p")
-        block.text = self.md.htmlStash.store(html)
-        return block
-
-
-class _HeadingsRestorer(Treeprocessor):
-    """Makes the message headings of a page of many messages headings again, once the
-    table of contents has been made without them, with the permanent link it gives
-    headings. Their ids were seen by every stage that collects anchors; the table of
-    contents lists only the page's title: the messages are found through the pager, the
-    map and search, not in a sidebar list of hundreds, which took longer to make and
-    render than the page itself."""
-
-    def __init__(self, md: Markdown, extension: TranscriptEntries):
-        super().__init__(md)
-        self.extension = extension
-
-    def run(self, root: etree.Element) -> None:
-        headings, self.extension.deferred = self.extension.deferred, []
-        contents = self.md.treeprocessors["toc"] if "toc" in self.md.treeprocessors else None
-        for heading in headings:
-            heading.tag = "h2"
-            if contents is not None and contents.use_permalinks not in (False, None):
-                contents.add_permalink(heading, heading.get("id"))
-
-
-def page_entries(layout: TranscriptLayout, index: int, stored: Callable[[str], etree.Element],
-                 search: SearchEntries | None = None) -> list[etree.Element]:
-    """The elements of one page: the slot of its map, its pager and its messages, each
-    message's search entry going to `search`.
-
-    Only the headings and the links are elements, which the generator reads and rewrites;
-    the messages' text is serialized at once and kept as `stored(html)`, so that the
-    parser's later stages walk a few elements a message rather than dozens.
-    """
-    chunk = layout.pages[index]
-    here = layout.page_src(index)
-    numbers = layout.transcript.numbers
-    first = sum(len(page) for page in layout.pages[:index])
-    elements = [etree.fromstring(MAP_SLOT)] if numbers else []
-    top = pager(layout, index)
-    if top is not None:
-        elements.append(top)
-    for k, n in enumerate(chunk, start=first):
-        position = layout.positions[k]
-        previous = layout.positions[k - 1] if k > 0 else -1
-        if position - previous > 1:
-            elements.append(_gap(numbers, previous + 1, position - 1))
-        absent = absent_note(numbers, max(previous, 0), position)
-        if absent is not None:
-            elements.append(absent)
-        elements.append(_item(layout, layout.transcript.get(n), here, k, stored, search))
-    after_last = layout.positions[-1] + 1 if layout.positions else 0
-    if index == len(layout.pages) - 1 and after_last < len(numbers):
-        elements.append(_gap(numbers, after_last, len(numbers) - 1))
-        absent = absent_note(numbers, max(after_last - 1, 0), len(numbers) - 1)
-        if absent is not None:
-            elements.append(absent)
-    bottom = pager(layout, index, where="bottom")
-    if bottom is not None:
-        elements.append(bottom)
-    return elements
-
-
-def _item(layout: TranscriptLayout, message: Message, here: str, k: int,
-          stored: Callable[[str], etree.Element], search: SearchEntries | None) -> etree.Element:
-    """One message: its heading, its entry, links to its neighbours, and the place of its
-    "Cited in" list."""
-    n, numbers = message.n, layout.transcript.numbers
-    item = etree.Element("div", {"class": "msg-item", "data-msg": str(n)})
-    heading = etree.SubElement(item, "h2", {"id": f"msg-{n}"})
-    heading.text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
-    etree.SubElement(heading, "span", {"class": "msg-badge-slot", "data-msg": str(n)})
-    entry, shown = _message_entry(layout, message, here, stored)
-    item.append(entry)
-    if search is not None:
-        search.add(here, heading.get("id"), heading.text, shown)
-    links = []  # to the previous and next shown message
-    if k > 0:
-        links.append((numbers[layout.positions[k - 1]], "← Message {}"))
-    if k + 1 < len(layout.positions):
-        links.append((numbers[layout.positions[k + 1]], "Message {} →"))
-    if links:
-        item.append(_neighbours(layout, here, links))
-    etree.SubElement(item, "div", {"class": "msg-cited-in", "data-msg": str(n)})
-    return item
-
-
-def _message_entry(layout: TranscriptLayout, message, here: str,
-                   stored: Callable[[str], etree.Element]) -> tuple[etree.Element, Message]:
-    """The message's text, what the log keeps beside it, and its provenance: said once,
-    by the label of a description, or by a line under a quotation. And the message as
-    shown (cut at `message_chars`)."""
-    entry = etree.Element("div", {"class": "msg-entry"})
-    shown, note = cut_message(layout, message, here)
-    if shown.text.strip() or shown.is_described or not shown.tool_name:
-        entry.append(stored(snippets.to_html(snippets.message_body(shown))))
-    # else a tool call without text, which the details below name with its input
-    if note is not None:  # it links to the whole text: an element, for the generator to rewrite
-        entry.append(note)
-    after = snippets.message_details(message)
-    if not message.is_described:
-        provenance = etree.Element("p", {"class": "msg-provenance"})
-        provenance.text = f"{snippets.provenance_label(message).capitalize()}."
-        after.append(provenance)
-    if after:
-        entry.append(stored("".join(snippets.to_html(part) for part in after)))
-    return entry, shown
-
-
-def cut_message(layout: TranscriptLayout, message: Message, here: str) -> tuple[Message, etree.Element | None]:
-    """A message as page `here` shows it: cut at `message_chars`, with a note linking to
-    its whole text; or as it is, and None, when it is not that long."""
-    if not layout.is_cut(message):
-        return message, None
-    shown = _cut(message.text, layout.message_chars)
-    note = etree.Element("p", {"class": "msg-cut"})
-    note.text = f"Shown: the first {len(shown):,} of {len(message.text):,} characters. "
-    link = etree.SubElement(note, "a", {"href": posixpath.relpath(layout.text_file_src(message.n), posixpath.dirname(here))})
-    link.text = "The whole message, as plain text"
-    link.tail = f" ({len(snippets.displayable(message.text).encode()) / 1000:,.0f} KB)."
-    return dataclasses.replace(message, text=shown), note
-
-
-def _cut(text: str, limit: int) -> str:
-    """The start of `text`, up to `limit` characters, ending at a line break where one is near."""
-    line_end = text.rfind("\n", 0, limit)
-    return text[:line_end] if line_end > limit // 2 else text[:limit]
-
-
-def _neighbours(layout: TranscriptLayout, here: str, links: list[tuple[int, str]]) -> etree.Element:
-    paragraph = etree.Element("p", {"class": "msg-neighbours"})
-    for i, (n, label) in enumerate(links):
-        link = etree.SubElement(paragraph, "a", {"href": layout.href(n, here)})
-        link.text = label.format(n)
-        link.tail = " · " if i + 1 < len(links) else None
-    return paragraph
-
-
-def _gap(numbers: list[int], first: int, last: int) -> etree.Element:
-    """A note for the messages at positions first..last, which are left out."""
-    note = etree.Element("p", {"class": "msg-gap"})
-    count = last - first + 1
-    which = f"message {numbers[first]}" if count == 1 else f"messages {numbers[first]}–{numbers[last]} ({count:,} messages)"
-    note.text = f"Not shown: {which}, which the essay does not cite."
-    return note
 
 
 def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of: Callable[[int], str]) -> etree.Element:

@@ -2,15 +2,18 @@
 
 A generator's adapter (hooks/mkdocs_hook.py for MkDocs) makes one `SiteBuild` when it
 reads its configuration, hands its Markdown extensions to the Markdown parser, and calls
-it at each stage: when the pages are listed (`generated_files`), before and after each
-page is converted (`begin_page`, `page_converted`), once every page is converted
-(`finish_page`), and for each page's head (`head`). Nothing here imports a generator.
+it at each stage: when the pages are listed (`generated_files`, then `files_listed` with
+their addresses), before each page is converted (`begin_page`), once every page is
+converted (`finished_files`, then `finish_page`, `head` and `added_headings` for each
+page as it is written), and when the site is written (`search_entries`, `finished`).
+Nothing here imports a generator.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import posixpath
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,11 +24,13 @@ from msgref.extension import MessageCitations, PageInProgress
 from msgref.redact import Redactor, redacted_view
 from msgref.schema import Message, MessageSource
 from msgref.transcript import TranscriptError, start_loading
-from msgref.transcript_pages import SearchEntries, TranscriptEntries, TranscriptLayout, cited_numbers, cut_message
+from msgref.transcript_entries import PageEntries, Permalink, cut_message
+from msgref.transcript_pages import TranscriptLayout, cited_numbers
 
 from . import citing
-from .generated import citation_downloads, cited_in_lists, cited_messages_appendix, generated_files, message_previews
+from .generated import citation_downloads, cited_messages_appendix, generated_files, message_previews, transcript_page
 from .records import Heading, PageOutline
+from .rendering import TranscriptRendering
 from .site_pages import PRINT_PAGE, PageError, SitePages
 from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, read_settings
 
@@ -54,7 +59,9 @@ class SiteBuild:
         self.meta = essay_metadata(config) if self.essay else None
         if self.essay and not self.essay.sections:
             raise SettingsError("mkdocs.yml: extra.essay.sections: required: the essay's pages, in reading order")
-        self.log, self._fatal = log, fatal
+        self.log, self.fatal, self.project_dir = log, fatal, project_dir
+        self.docs_dir = config.get("docs_dir") or "docs"  # relative to `project_dir`, or absolute
+        self.permalink = _permalink(config)
         self.reading_order = _nav_sources(config.get("nav"))  # the pages in the navigation, in its order
         source = self.settings.source
         self.source_path = os.path.abspath(os.path.join(project_dir, source))
@@ -64,10 +71,11 @@ class SiteBuild:
         self.citations = CitationRegistry()
         self.paragraphs: dict[str, list[str]] = {}  # page -> ids of its paragraphs, in ¶ order
         self.outlines: dict[str, list[Heading]] = {}  # page -> its headings
-        self.search = SearchEntries()  # the transcript's entries in the site's search
         self.page = PageInProgress("", "")
         self.transcript: MessageSource | None = None
         self.layout: TranscriptLayout | None = None
+        self.rendering: TranscriptRendering | None = None
+        self.site_pages: SitePages | None = None
 
     @staticmethod
     def of(extensions) -> SiteBuild:
@@ -85,8 +93,7 @@ class SiteBuild:
 
     def markdown_extensions(self, configured=()) -> list:
         """The extensions to add to those `configured` (names or instances)."""
-        added = [MessageCitations(self), TranscriptEntries(self), ParagraphLinks(self._record_paragraphs),
-                 PageOutline(self._record_outline)]
+        added = [MessageCitations(self), ParagraphLinks(self._record_paragraphs), PageOutline(self._record_outline)]
         return added if "attr_list" in configured else [*added, "attr_list"]  # transcript headings carry ids
 
     def generated_files(self, pages: Mapping[str, str]):
@@ -94,27 +101,31 @@ class SiteBuild:
         self._load_transcript(cited_numbers(pages.values()))
         return generated_files(self, pages)
 
-    def begin_page(self, src: str, display_path: str, first_line: int = 1) -> None:
-        """Start converting page `src`; problems name it `display_path`, its Markdown body
-        starting on line `first_line` of that file."""
-        self.page = PageInProgress(src, display_path, first_line, derived=src == PRINT_PAGE)
+    def files_listed(self, pages: SitePages) -> None:
+        """Every file of the site is listed, with its address: the transcript's pages
+        begin to render, on another core if they are many."""
+        self.site_pages = pages
+        self.rendering.start(pages, self.permalink)
+
+    def begin_page(self, src: str, source: str | None = None, body: str = "") -> None:
+        """Start converting page `src`: `source` is its file's text (None for a generated
+        page), `body` its Markdown without front matter. Problems name the page as the
+        transcript is named: by its path from the project's folder."""
+        display_path = os.path.relpath(os.path.join(self.project_dir, self.docs_dir, src), self.project_dir)
+        self.page = PageInProgress(src, display_path, body_line(source, body), derived=src == PRINT_PAGE)
         self.citations.forget_page(src)
-        self.search.forget_page(src)
         self.paragraphs.pop(src, None)
         self.outlines.pop(src, None)
 
-    def page_converted(self, src: str, html: str, pages: SitePages) -> str:
-        """A converted page's HTML, with its "Cite this section" block if it is a section."""
-        if self.essay and src in self.essay.sections:
-            return html + citing.section_box(self, self.section_part(src, pages), src, pages)
-        return html
-
     def finish_page(self, src: str, html: str, pages: SitePages) -> str:
-        """A page's HTML once every page is converted: the transcript's "Cited in" lists,
-        the previews of the messages a page cites and the citations that the "How to
-        cite" page shows."""
-        if self.layout is not None and src in self.layout.page_sources():
-            html = cited_in_lists(self, src, html, pages)
+        """A converted page's HTML, once every page is converted: the transcript's entries
+        and their "Cited in" lists, the previews of the messages a page cites, a
+        section's "Cite this section" block and the citations that the "How to cite"
+        page shows."""
+        if self.essay and src in self.essay.sections:
+            html += citing.section_box(self, self.section_part(src, pages), src, pages)
+        if self.layout is not None and src in self.rendering.sources:
+            html = transcript_page(self, src, html, pages)
         if self.layout is not None:
             html = message_previews(self, src, html, pages)
         if not self.essay:
@@ -124,14 +135,26 @@ class SiteBuild:
         return citing.fill_slots(self, src, html, pages)
 
     def finished_files(self, pages: SitePages) -> list:
-        """The files the build adds once every page is converted: the citation downloads."""
+        """The files the build adds once every page is converted: the citation downloads.
+        Once this returns, the whole texts listed with the pages are written."""
+        self.rendering.texts_written()
         return citation_downloads(self, pages) if self.essay else []
 
-    def search_entries(self, pages: SitePages) -> list[dict[str, str]]:
+    def added_headings(self, src: str) -> PageEntries | None:
+        """The message headings `finish_page` adds to a transcript page (their ids, which
+        links may point to) and those its table of contents lists; None for other pages."""
+        return self.rendering.entries(src) if self.rendering else None
+
+    def search_entries(self) -> list[dict[str, str]]:
         """The transcript's entries in the site's search, one a message: `location`
         (URL and anchor), `title` and `text`, as a search index takes them. The
         transcript pages themselves are left out of the index that the generator makes."""
-        return self.search.entries(pages.url)
+        return self.rendering.search_entries() if self.layout.search else []
+
+    def finished(self) -> None:
+        """The site is written: what the build kept aside for it is removed."""
+        if self.rendering is not None:
+            self.rendering.close()
 
     def head(self, src: str, pages: SitePages) -> dict:
         """The metadata of a page's <head>: `meta` and `link` elements (as attribute
@@ -147,7 +170,9 @@ class SiteBuild:
         return self.layout.href(n, from_page)
 
     def shown_whole(self, message: Message, from_page: str):
-        return cut_message(self.layout, message, from_page)
+        # A link of a page's Markdown, which the generator makes the file's address.
+        text_file = posixpath.relpath(self.layout.text_file_src(message.n), posixpath.dirname(from_page) or ".")
+        return cut_message(self.layout, message, lambda: text_file)
 
     def page_rank(self, src: str) -> int:
         """Where page `src` comes in the navigation; pages outside it come after."""
@@ -196,14 +221,25 @@ class SiteBuild:
                 self.log.info("Redacted in %s, message %d: %s", name, n, ", ".join(kinds))
 
             transcript = redacted_view(transcript, self._redactor, report)
-        self.transcript = _Reading(transcript, self._fatal)
+        self.transcript = _Reading(transcript, self.fatal)
         self.layout = TranscriptLayout(self.transcript, self.settings, cited)
+        self.rendering = TranscriptRendering(self)
 
     def _record_paragraphs(self, ids: list[str]) -> None:
         self.paragraphs[self.page.src] = ids
 
     def _record_outline(self, headings: list[Heading]) -> None:
         self.outlines[self.page.src] = headings
+
+
+def _permalink(config: Mapping[str, Any]) -> Permalink | None:
+    """The permanent link that Python-Markdown's table of contents, as configured, gives a heading."""
+    toc = (config.get("mdx_configs") or {}).get("toc") or {}
+    text = toc.get("permalink")
+    if not text:
+        return None
+    return Permalink("¶" if text is True else str(text), toc.get("permalink_class", "headerlink"),
+                     toc.get("permalink_title", "Permanent link"))
 
 
 def _nav_sources(nav) -> dict[str, int]:

@@ -1,10 +1,11 @@
 """The files a build adds to the site: the transcript pages and the whole texts of long
 messages, the whole essay on one page, and the citation downloads.
 
-Each comes as a source path and its content (Markdown for pages), so that any generator
-can add them. The transcript pages' "Cited in" lists (`cited_in_lists`) and the citation
-downloads, which name each section as its page titles it, and the previews of the
-messages a page cites (`message_previews`) are made once every page has been converted.
+Each comes as a source path and its content (Markdown for pages), or the path of a
+file that holds it, so that any generator can add them. The transcript pages' entries
+and "Cited in" lists (`transcript_page`), the citation downloads, which name each
+section as its page titles it, and the previews of the messages a page cites
+(`message_previews`) are put in once every page has been converted.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from essaycite.whole_essay import whole_essay_markdown
 from msgref import previews
 from msgref.snippets import to_html
 from msgref.transcript_map import fill_map, map_figure, marks
-from msgref.transcript_pages import cited_messages, fill_cited_in, page_markdown
+from msgref.transcript_pages import ENTRIES_SLOT, cited_messages, fill_cited_in, page_markdown
 
 from . import citing
 from .settings import SettingsError
@@ -44,18 +45,25 @@ PRINT_FRONT_MATTER = "---\nsearch:\n  exclude: true\n---\n\n"
 @dataclass(frozen=True)
 class GeneratedFile:
     src: str  # its source path, relative to the docs folder
-    content: str | bytes  # text of a page; a file's text, encoded
+    content: str | bytes | None = None  # text of a page; a file's text, encoded
+    path: str | None = None  # or the file holding its content, written before the site's files are
     # A page the navigation lists; other pages are reached by links (the transcript's
     # pager, the contents of the home page).
     in_nav: bool = False
 
+    def data(self) -> str | bytes:
+        if self.content is not None:
+            return self.content
+        with open(self.path, "rb") as file:
+            return file.read()
+
 
 def generated_files(build: SiteBuild, pages: Mapping[str, str]) -> list[GeneratedFile]:
-    """Every file the build adds, from the Markdown of the site's pages by source path."""
-    files = [*transcript_pages(build), *whole_texts(build)]
-    if build.essay:
-        files.append(GeneratedFile(PRINT_PAGE, print_page(build, pages)))
-    return files
+    """Every file the build adds, from the Markdown of the site's pages by source path.
+    The transcript pages come last: generators write pages in this order, and theirs
+    are the last to be ready."""
+    files = [GeneratedFile(PRINT_PAGE, print_page(build, pages))] if build.essay else []
+    return [*files, *transcript_pages(build), *build.rendering.text_files]
 
 
 def transcript_pages(build: SiteBuild) -> list[GeneratedFile]:
@@ -63,13 +71,6 @@ def transcript_pages(build: SiteBuild) -> list[GeneratedFile]:
     intro = TRANSCRIPT_INTRO.format(note=posixpath.relpath(NOTE_ON_THE_TEXT, layout.folder))
     return [GeneratedFile(layout.page_src(index), page_markdown(layout, index, intro), in_nav=index == 0)
             for index in range(len(layout.pages))]
-
-
-def whole_texts(build: SiteBuild) -> list[GeneratedFile]:
-    """The messages too long to show whole on their page, as plain text in UTF-8: kept
-    until the generator writes them, so kept small. A text held as a string takes up to
-    four bytes a character, and a whole session holds hundreds of megabytes of them."""
-    return [GeneratedFile(src, text.encode()) for src, text in build.layout.whole_texts()]
 
 
 def print_page(build: SiteBuild, pages: Mapping[str, str]) -> str:
@@ -102,8 +103,10 @@ def citation_downloads(build: SiteBuild, pages: SitePages) -> list[GeneratedFile
             for download in downloads(build.meta, build.parts(pages))]
 
 
-def cited_in_lists(build: SiteBuild, src: str, html: str, pages: SitePages) -> str:
-    """A converted transcript page with its "Cited in" lists, and how to cite each message."""
+def transcript_page(build: SiteBuild, src: str, html: str, pages: SitePages) -> str:
+    """A converted transcript page with its entries, their "Cited in" lists, and how to
+    cite each message."""
+    html = html.replace(ENTRIES_SLOT, build.rendering.entries(src).html, 1)
     cite = citing.message_boxes(build, src, pages) if build.essay else None
     citations_of = functools.partial(_citations_of, build)
     html = fill_map(html, lambda: transcript_map(build, src, pages, citations_of))

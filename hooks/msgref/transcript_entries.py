@@ -1,0 +1,190 @@
+"""The messages of one transcript page, as the HTML that goes into the converted page.
+
+A page's Markdown holds only its title, introduction and the slot of its entries. Its
+messages are made here, outside the Markdown parser, with their links already the
+addresses the site serves: a whole session is thousands of messages, and taking them
+through the parser's stages, or parsing them back, made the transcript the slowest part
+of a build. Each message is built as elements (its text escaped) and serialized at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import html
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from . import snippets
+from .schema import Message
+from .transcript_map import MAP_SLOT
+from .transcript_nav import absent_note, pager
+
+if TYPE_CHECKING:
+    from .transcript_pages import TranscriptLayout
+
+CONTENTS_MAX_MESSAGES = 50  # a page of more lists only its title in its table of contents
+
+
+class SiteLinks(Protocol):
+    """Where the site's files are served."""
+
+    def url(self, src: str) -> str:
+        """The URL of a file of the site, relative to the site's root."""
+
+    def href(self, target: str, source: str) -> str:
+        """The link from the page made from `source` to the file made from `target`."""
+
+
+@dataclass(frozen=True)
+class Permalink:
+    """The permanent link the site's table of contents gives each heading."""
+
+    text: str = "¶"
+    css: str = "headerlink"
+    title: str | None = "Permanent link"
+
+
+@dataclass(frozen=True)
+class PageEntries:
+    html: str
+    headings: tuple[tuple[str, str], ...]  # (id, title) of each message, in order
+    contents: tuple[tuple[str, str], ...]  # those of them its table of contents lists
+    search: tuple[dict[str, str], ...]  # one entry a message, if the site's search takes the transcript
+
+
+def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
+                 permalink: Permalink | None = None) -> PageEntries:
+    """The slot of the page's map, its pager, its messages and the notes between them."""
+    chunk = layout.pages[index]
+    here = layout.page_src(index)
+    numbers = layout.transcript.numbers
+    first = sum(len(page) for page in layout.pages[:index])
+    parts = [MAP_SLOT] if numbers else []
+
+    def add(element: etree.Element | None) -> None:
+        if element is not None:
+            parts.append(snippets.to_html(element))
+
+    href = lambda src: links.href(src, here)  # noqa: E731
+    add(pager(layout, index, href))
+    headings, search = [], []
+    for k, n in enumerate(chunk, start=first):
+        position = layout.positions[k]
+        previous = layout.positions[k - 1] if k > 0 else -1
+        if position - previous > 1:
+            add(_gap(numbers, previous + 1, position - 1))
+        add(absent_note(numbers, max(previous, 0), position))
+        item, title, shown = _item(layout, layout.transcript.get(n), here, k, links, permalink)
+        parts.append(item)
+        headings.append((f"msg-{n}", title))
+        if layout.search:
+            search.append({"location": f"{links.url(here)}#msg-{n}", "title": title,
+                           "text": f"<p>{html.escape(snippets.shown_text(shown), quote=False)}</p>"})
+    after_last = layout.positions[-1] + 1 if layout.positions else 0
+    if index == len(layout.pages) - 1 and after_last < len(numbers):
+        add(_gap(numbers, after_last, len(numbers) - 1))
+        add(absent_note(numbers, max(after_last - 1, 0), len(numbers) - 1))
+    add(pager(layout, index, href, where="bottom"))
+    # The sidebar of a page of hundreds of messages would take longer to render than the
+    # page: such a page's messages are found through the pager, the map and the search.
+    contents = headings if len(chunk) <= CONTENTS_MAX_MESSAGES else []
+    return PageEntries("".join(parts), tuple(headings), tuple(contents), tuple(search))
+
+
+# A message's entry around its text. Only numbers, fixed labels and the site's own
+# addresses fill it, escaped as they go in: the message's words are serialized from
+# elements (`_message_parts`). A whole session is thousands of entries, and building
+# this frame as elements too took most of the time of making a page.
+_ITEM = ('<div class="msg-item" data-msg="{n}"><h2 id="msg-{n}">{title}<span class="msg-badge-slot" data-msg="{n}">'
+         '</span>{permalink}</h2><div class="msg-entry">{entry}</div>{neighbours}'
+         '<div class="msg-cited-in" data-msg="{n}"></div></div>')
+_PERMALINK = '<a class="{css}" href="#msg-{{n}}"{title}>{text}</a>'
+_NEIGHBOURS = '<p class="msg-neighbours">{}</p>'
+_NEIGHBOUR = '<a href="{href}">{label}</a>'
+_PROVENANCE = '<p class="msg-provenance">{}.</p>'
+
+
+def _item(layout: TranscriptLayout, message: Message, here: str, k: int, links: SiteLinks,
+          permalink: Permalink | None) -> tuple[str, str, Message]:
+    """One message as HTML: its heading, its entry, links to its neighbours, and the
+    place of its "Cited in" list; its heading's title; the message as shown."""
+    n, numbers = message.n, layout.transcript.numbers
+    title = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
+    entry, shown = _message_parts(layout, message, lambda: links.href(layout.text_file_src(n), here))
+    steps = []  # to the previous and next shown message
+    if k > 0:
+        steps.append((numbers[layout.positions[k - 1]], "← Message {}"))
+    if k + 1 < len(layout.positions):
+        steps.append((numbers[layout.positions[k + 1]], "Message {} →"))
+    neighbours = _NEIGHBOURS.format(" · ".join(
+        _NEIGHBOUR.format(href=html.escape(_message_href(layout, m, here, links)), label=label.format(m))
+        for m, label in steps)) if steps else ""
+    # Whether a message is cited is known once every page is converted: see `fill_cited_in`.
+    item = _ITEM.format(n=n, title=html.escape(title, quote=False), permalink=_permalink_html(permalink).format(n=n),
+                        entry=entry, neighbours=neighbours)
+    return item, title, shown
+
+
+@functools.lru_cache(maxsize=8)
+def _permalink_html(permalink: Permalink | None) -> str:
+    """The permanent link of a heading, with `{n}` for its message's number."""
+    if permalink is None:
+        return ""
+    title = f' title="{html.escape(permalink.title)}"' if permalink.title else ""
+    return _PERMALINK.format(css=html.escape(permalink.css), title=title.replace("{", "{{").replace("}", "}}"),
+                             text=html.escape(permalink.text, quote=False).replace("{", "{{").replace("}", "}}"))
+
+
+def _message_href(layout: TranscriptLayout, n: int, here: str, links: SiteLinks) -> str:
+    target = layout.src_of(n)
+    return f"#msg-{n}" if target == here else f"{links.href(target, here)}#msg-{n}"
+
+
+def _message_parts(layout: TranscriptLayout, message: Message, text_href: Callable[[], str]) -> tuple[str, Message]:
+    """The message's text, what the log keeps beside it, and its provenance, as HTML:
+    provenance is said once, by the label of a description, or by a line under a
+    quotation. And the message as shown (cut at `message_chars`)."""
+    shown, note = cut_message(layout, message, text_href)
+    parts = []
+    if shown.text.strip() or shown.is_described or not shown.tool_name:
+        parts.append(snippets.to_html(snippets.message_body(shown)))
+    # else a tool call without text, which the details below name with its input
+    if note is not None:
+        parts.append(snippets.to_html(note))
+    parts.extend(snippets.to_html(detail) for detail in snippets.message_details(message))
+    if not message.is_described:
+        parts.append(_PROVENANCE.format(snippets.provenance_label(message).capitalize()))
+    return "".join(parts), shown
+
+
+def cut_message(layout: TranscriptLayout, message: Message,
+                text_href: Callable[[], str]) -> tuple[Message, etree.Element | None]:
+    """A message as a page shows it: cut at `message_chars`, with a note linking to its
+    whole text at `text_href()`; or as it is, and None, when it is not that long."""
+    if not layout.is_cut(message):
+        return message, None
+    shown = _cut(message.text, layout.message_chars)
+    note = etree.Element("p", {"class": "msg-cut"})
+    note.text = f"Shown: the first {len(shown):,} of {len(message.text):,} characters. "
+    link = etree.SubElement(note, "a", {"href": text_href()})
+    link.text = "The whole message, as plain text"
+    link.tail = f" ({layout.whole_text_bytes(message.n) / 1000:,.0f} KB)."
+    return dataclasses.replace(message, text=shown), note
+
+
+def _cut(text: str, limit: int) -> str:
+    """The start of `text`, up to `limit` characters, ending at a line break where one is near."""
+    line_end = text.rfind("\n", 0, limit)
+    return text[:line_end] if line_end > limit // 2 else text[:limit]
+
+
+def _gap(numbers: list[int], first: int, last: int) -> etree.Element:
+    """A note for the messages at positions first..last, which are left out."""
+    note = etree.Element("p", {"class": "msg-gap"})
+    count = last - first + 1
+    which = f"message {numbers[first]}" if count == 1 else f"messages {numbers[first]}–{numbers[last]} ({count:,} messages)"
+    note.text = f"Not shown: {which}, which the essay does not cite."
+    return note
