@@ -5,7 +5,8 @@
 
 Reads Claude Code session logs (JSON Lines, or a {"loglines": [...]} export), Codex
 CLI rollouts, OpenAI chat-message lists and ShareGPT conversations, numbers their
-messages by the rule in the README, redacts secrets, and replaces the output
+messages by the rule in the README, redacts secrets (sealing each line it redacted, so
+that the site build need not redact it again: see msgref.seal), and replaces the output
 file only once the whole log has been read and the report written. It never writes
 over the log (by any name), replaces nothing but a regular file (a device or a named
 pipe is written directly, a symbolic link keeps pointing at the file it replaces),
@@ -25,6 +26,7 @@ import tempfile
 
 from msgref.redact import Redactor
 from msgref.schema import LOG_TEXT_FIELDS, record_of
+from msgref.seal import sealed
 from msgref.transcript import file_kind
 from sitebuild.files import replaced_when_done
 from transcript_formats import FORMAT_NAMES, FORMAT_TITLES, LogError, ReadStats, detect, read_messages
@@ -187,8 +189,10 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                     record = record_of(dataclasses.replace(message, n=result.messages))
                     if redactor is not None:
                         record = _redact(record, redactor, result)
-                    line = json.dumps(record, ensure_ascii=False)
-                    transcript.write(LONE_SURROGATE_RE.sub("\ufffd", line) + "\n")
+                    line = LONE_SURROGATE_RE.sub("\ufffd", json.dumps(record, ensure_ascii=False))
+                    if redactor is not None:  # the build then knows the line needs no redaction
+                        line = sealed(redactor.fingerprint, line)
+                    transcript.write(line + "\n")
                     if progress.due():
                         progress.show(file.tell(), result.messages)
                 if result.messages == 0:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import import_transcript
+from msgref.redact import Redactor
 from msgref.transcript import load_transcript, parse_transcript
 from test_redact import planted_secrets
 from transcript_formats import ReadStats, detect, read_messages
@@ -38,16 +39,33 @@ def run_cli(*args, cwd=ROOT) -> subprocess.CompletedProcess:
 
 
 def import_sample(tmp_path: Path, source: Path, *options: str, capsys=None) -> list[dict]:
-    """Import in-process, check the result with the site's loader, return the records."""
+    """Import in-process, check the result with the site's loader, return the records.
+
+    Every line of a redacted import carries a seal that the loader finds matches the
+    rules of the import (none without redaction); the records are returned without it."""
     output = tmp_path / "transcript.jsonl"
     assert import_transcript.main([str(source), "-o", str(output), *options]) == 0
-    transcript = load_transcript(str(output))
+    redactor = _redactor_of(options)
+    transcript = load_transcript(str(output), seal_key=redactor.fingerprint if redactor else None)
+    assert transcript.sealed == (frozenset(transcript.numbers) if redactor else frozenset())
     with open(output, "rb") as file:
         assert len(parse_transcript(file, str(output))) == len(transcript)
     records = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
     assert [record["n"] for record in records] == list(range(1, len(records) + 1))
     assert {record["provenance"] for record in records} == {"verbatim"}
+    for record in records:
+        assert ("redaction_seal" in record) == (redactor is not None)
+        if redactor is not None:
+            assert list(record)[-1] == "redaction_seal" and re.fullmatch(r"[0-9a-f]{32}", record.pop("redaction_seal"))
     return records
+
+
+def _redactor_of(options) -> Redactor | None:
+    """The redactor an import with these command-line options uses."""
+    args = import_transcript._parser().parse_args(["log", "-o", "out", *options])
+    if args.no_redact:
+        return None
+    return Redactor(dict(option.split("=", 1) for option in args.redact_pattern), args.allow)
 
 
 # --- Each format, from the real samples ---------------------------------------------

@@ -15,12 +15,18 @@ patterns. Plain Python only: nothing here imports MkDocs or Markdown.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass, replace
 
 from .schema import LOG_TEXT_FIELDS, MAX_NESTING, Message, MessageSource
 
 MARKER = "[REDACTED: {kind}]"
+# Part of every redactor's fingerprint: raise it whenever a change to the code below
+# (not to a pattern or the allow list, which the fingerprint covers) changes what is
+# redacted, so that transcripts sealed by an older importer are redacted again.
+RULES_VERSION = 1
 
 # Characters that may stand right before a key's prefix; a letter, digit, `_` or `-`
 # there means the prefix is part of a longer word ("task-", "disk-").
@@ -149,6 +155,7 @@ class Redactor:
         self.allow = frozenset(allow or ())
         # Two redactors with the same rules redact alike.
         self.rules = (tuple((kind, regex) for kind, regex in (extra_patterns or {}).items()), self.allow)
+        self.fingerprint = _fingerprint(self.patterns, self.allow)
 
     def redact_text(self, text: str) -> tuple[str, list[str]]:
         """The text with each secret replaced, and one kind for each replacement."""
@@ -234,6 +241,18 @@ class Redactor:
         )
 
 
+def _fingerprint(patterns: tuple[Pattern, ...], allow: frozenset[str]) -> bytes:
+    """A digest of everything that decides what is redacted: equal for equal rules, and
+    changed by any change to a pattern (its hints too), its order or the allow list."""
+    rules = [RULES_VERSION, [
+        [p.kind, p.regex.pattern, p.regex.flags, p.group, list(p.hints), p.hints_lower,
+         p.hint_regex.pattern if p.hint_regex else None]
+        for p in patterns
+    ], sorted(allow)]
+    # JSON with every string escaped to ASCII: one unambiguous text for any rules.
+    return hashlib.blake2b(json.dumps(rules).encode("ascii"), digest_size=32).digest()
+
+
 def _collect_strings(value, strings: list[str], depth: int) -> None:
     if isinstance(value, str):
         strings.append(value)
@@ -263,6 +282,9 @@ class RedactedTranscript:
     found clean is remembered by its number alone, and a redacted one is kept: memory
     grows with the number of messages that hold secrets, not with the transcript.
     `on_redact(n, kinds)` is told of each message found to hold secrets, for the report.
+    A message whose line carries a redaction seal made under this redactor's rules,
+    found when the transcript was read (see msgref.seal), is clean without a look: the
+    importer redacted it under the same rules.
     """
 
     def __init__(self, transcript: MessageSource, redactor: Redactor, on_redact=None):
@@ -270,6 +292,8 @@ class RedactedTranscript:
         self._redactor = redactor
         self._on_redact = on_redact or (lambda n, kinds: None)
         self._clean: set[int] = set()
+        if getattr(transcript, "seal_key", None) == redactor.fingerprint:
+            self._clean.update(transcript.sealed)
         self._redacted: dict[int, Message] = {}
         self.path = transcript.path
         self.numbers = transcript.numbers

@@ -38,6 +38,8 @@ class Message:
     thinking: str | None = field(default=None, metadata=_json(str, from_log=True))  # the model's reasoning
     tool_name: str | None = field(default=None, metadata=_json(str, from_log=True))  # for a tool call, with its
     tool_input: object = field(default=None, metadata=_json(object, from_log=True))  # input: any JSON value
+    # Written by the importer, last on the line, over the line's bytes (see msgref.seal).
+    redaction_seal: str | None = field(default=None, metadata=_json(str))
     line: int = 0  # where the message is in the file it was read from; not a field of the file
 
     @property
@@ -134,10 +136,14 @@ def message_from_record(record: dict, line: int) -> Message:
 
 def record_of(message: Message) -> dict:
     """The record of a message as the transcript file holds it: the required fields and
-    those of the others that have a value. A tool call always has its input, null or not."""
+    those of the others that have a value. A tool call always has its input, null or not.
+    The redaction seal is left out: it belongs to the bytes of the line it was read from,
+    and a record written again is a new line, to be sealed again if it is redacted."""
     record = {}
     for f in _json_fields():
         value = getattr(message, f.name)
+        if f.name == "redaction_seal":
+            continue
         if f.metadata["required"] or value not in (None, ()) or (f.name == "tool_input" and message.tool_name):
             record[f.name] = list(value) if f.name == "described_with" else value
     return record

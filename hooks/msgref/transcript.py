@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from . import background
 from .schema import MAX_NESTING, Message, message_from_record, record_problem
+from .seal import SealCheck
 
 try:
     from orjson import loads as _fast_loads  # several times faster than the standard library
@@ -23,7 +24,15 @@ class TranscriptError(Exception):
 
 
 class Transcript:
-    """Messages by number, in the order of their numbers."""
+    """Messages by number, in the order of their numbers.
+
+    `sealed` holds the numbers of the messages whose line carries a redaction seal made
+    with the fingerprint `seal_key` (see msgref.seal); only a transcript read from its
+    file with that key has any.
+    """
+
+    sealed: frozenset[int] = frozenset()
+    seal_key: bytes | None = None
 
     def __init__(self, messages: list[Message], path: str):
         self.path = path
@@ -56,9 +65,13 @@ class IndexedTranscript(Transcript):
     CACHED_MESSAGES = 4096
     CACHED_LINE_BYTES = 64_000  # longer messages are read again each time: they are few
 
-    def __init__(self, offsets: dict[int, int], lines: dict[int, int], path: str, file_path: str):
-        """`offsets` and `lines` give the byte offset and line number of each message's line."""
+    def __init__(self, offsets: dict[int, int], lines: dict[int, int], path: str, file_path: str,
+                 sealed: frozenset[int] = frozenset(), seal_key: bytes | None = None):
+        """`offsets` and `lines` give the byte offset and line number of each message's
+        line; `sealed` the messages whose seal was found to match `seal_key`."""
         self.path = path
+        self.sealed, self.seal_key = sealed, seal_key
+        self._seal_check = SealCheck(seal_key) if sealed else None
         self._file_path = file_path
         self._offsets, self._lines = offsets, lines
         self.numbers = sorted(offsets)
@@ -99,7 +112,9 @@ class IndexedTranscript(Transcript):
             record = _checked_record(raw, self.path, line_number)
         except (OSError, TranscriptError):
             record = None
-        if not isinstance(record, dict) or record.get("n") != n:
+        # A sealed line is shown unredacted: it must still be the line whose seal matched.
+        unsealed = n in self.sealed and not self._seal_check.matches(raw)
+        if not isinstance(record, dict) or record.get("n") != n or unsealed:
             raise TranscriptError(f"{self.path}: the file changed while the site was being built; build again")
         return message_from_record(record, line_number), len(raw)
 
@@ -112,26 +127,32 @@ def parse_transcript(raw_lines, path: str, file_path: str | None = None) -> Tran
     """
     records = _checked_records(raw_lines, path)
     if file_path is not None:
-        return IndexedTranscript(*_line_index(records), path, file_path)
-    messages = [message_from_record(record, line_number) for record, line_number, _ in records]
+        offsets, lines, _ = _line_index(records)
+        return IndexedTranscript(offsets, lines, path, file_path)
+    messages = [message_from_record(record, line_number) for record, line_number, _, _ in records]
     return Transcript(messages, path)
 
 
-def _line_index(records) -> tuple[dict[int, int], dict[int, int]]:
-    """The byte offset and the line number of each message's line, by message number.
+def _line_index(records, seal_key: bytes | None = None) -> tuple[dict[int, int], dict[int, int], frozenset[int]]:
+    """The byte offset and the line number of each message's line, by message number,
+    and the numbers of the messages whose line carries a seal matching `seal_key`.
 
     Two dicts of integers rather than one of tuples: Python's garbage collector never
     visits them, while tens of thousands of new tuples would set off extra collections.
     """
-    offsets, lines = {}, {}
-    for record, line_number, offset in records:
-        offsets[record["n"]] = offset
-        lines[record["n"]] = line_number
-    return offsets, lines
+    offsets, lines, sealed = {}, {}, []
+    check = SealCheck(seal_key).matches if seal_key is not None else None
+    for record, line_number, offset, raw in records:
+        n = record["n"]
+        offsets[n] = offset
+        lines[n] = line_number
+        if check is not None and "redaction_seal" in record and check(raw):
+            sealed.append(n)
+    return offsets, lines, frozenset(sealed)
 
 
 def _checked_records(raw_lines, path: str):
-    """Yield (record, line number, byte offset) for each message line, checking the whole file."""
+    """Yield (record, line number, byte offset, raw line) for each message line, checking the whole file."""
     line_of: dict[int, int] = {}
     describing: list[tuple[int, list[int]]] = []  # (line, described_with) to check at the end
     offset = 0
@@ -144,7 +165,7 @@ def _checked_records(raw_lines, path: str):
                 raise TranscriptError(f"{path}:{line_number}: message {n} is already defined on line {first}")
             if record.get("described_with"):
                 describing.append((line_number, record["described_with"]))
-            yield record, line_number, offset
+            yield record, line_number, offset, raw
         offset += len(raw)
     for line_number, others in describing:
         for other in others:
@@ -200,9 +221,9 @@ _READ_BUFFER_BYTES = 1 << 20
 BACKGROUND_MIN_BYTES = 4_000_000
 
 
-def load_transcript(path: str, display_path: str | None = None) -> Transcript:
+def load_transcript(path: str, display_path: str | None = None, seal_key: bytes | None = None) -> Transcript:
     """Read the transcript at `path`, parsing it again only when the file has changed."""
-    return start_loading(path, display_path).result()
+    return start_loading(path, display_path, seal_key=seal_key).result()
 
 
 class Loading:
@@ -222,8 +243,12 @@ class Loading:
         return self._transcript
 
 
-def start_loading(path: str, display_path: str | None = None, in_child: bool = True) -> Loading:
+def start_loading(path: str, display_path: str | None = None, in_child: bool = True,
+                  seal_key: bytes | None = None) -> Loading:
     """Begin reading the transcript at `path`.
+
+    Given `seal_key`, a redactor's fingerprint, the messages whose line carries a
+    redaction seal made with it are found as the file is indexed (`Transcript.sealed`).
 
     Unless `in_child` is false, a large file is parsed by a child process while the
     caller goes on (see `background`). A file parsed before and unchanged since is not
@@ -239,26 +264,27 @@ def start_loading(path: str, display_path: str | None = None, in_child: bool = T
     except OSError as error:
         raise TranscriptError(f"{display_path}: cannot read the transcript file: {error.strerror}") from None
     _check_regular(stat, display_path)
-    key = (display_path, stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    key = (display_path, stat.st_mtime_ns, stat.st_size, stat.st_ino, seal_key)
     cached = _cache.get(path)
     if cached and cached[0] == key:
         return Loading(lambda: cached[1], reused=True)
 
     def index():
-        return _file_index(path, display_path)
+        return _file_index(path, display_path, seal_key)
 
     in_child = in_child and stat.st_size >= BACKGROUND_MIN_BYTES
     pending = background.start(index, TranscriptError) if in_child else index
 
     def finish() -> Transcript:
-        transcript = IndexedTranscript(*pending(), display_path, path)
+        offsets, lines, sealed = pending()
+        transcript = IndexedTranscript(offsets, lines, display_path, path, sealed, seal_key)
         _cache[path] = (key, transcript)
         return transcript
 
     return Loading(finish, reused=False)
 
 
-def _file_index(path: str, display_path: str) -> tuple[dict[int, int], dict[int, int]]:
+def _file_index(path: str, display_path: str, seal_key: bytes | None = None):
     try:
         # A large buffer reads long lines (tool outputs of hundreds of kilobytes) in a
         # few calls instead of many: reading the lines takes a fifth of the time.
@@ -266,7 +292,7 @@ def _file_index(path: str, display_path: str) -> tuple[dict[int, int], dict[int,
     except OSError as error:
         raise TranscriptError(f"{display_path}: cannot read the transcript file: {error.strerror}") from None
     with file:
-        return _line_index(_checked_records(file, display_path))
+        return _line_index(_checked_records(file, display_path), seal_key)
 
 
 def _open_to_read(path: str, display_path: str, buffering: int = -1):

@@ -65,9 +65,11 @@ class SiteBuild:
         self.reading_order = _nav_sources(config.get("nav"))  # the pages in the navigation, in its order
         source = self.settings.source
         self.source_path = os.path.abspath(os.path.join(project_dir, source))
-        # A large transcript is parsed meanwhile, on another core; `generated_files` takes it.
-        self._loading = start_loading(self.source_path, source, self.settings.parse_in_child)
         self._redactor = Redactor(self.settings.redact_patterns, self.settings.redact_allow) if self.settings.redact else None
+        # A large transcript is parsed meanwhile, on another core; `generated_files` takes it.
+        # Lines sealed by an import under the same rules are found then, and not redacted again.
+        self._loading = start_loading(self.source_path, source, self.settings.parse_in_child,
+                                      seal_key=self._redactor.fingerprint if self._redactor else None)
         self.citations = CitationRegistry()
         self.paragraphs: dict[str, list[str]] = {}  # page -> ids of its paragraphs, in ¶ order
         self.outlines: dict[str, list[Heading]] = {}  # page -> its headings
