@@ -192,17 +192,20 @@ def test_without_search_the_transcript_has_no_entries():
     assert len(entries(layout_of(transcript(1)), 0).search) == 1
 
 
-def test_a_long_message_is_read_to_make_its_text_file_only_if_its_line_may_be_long(tmp_path):
-    lines = [{"n": n, "speaker": "tool", "provenance": "verbatim", "text": ("y" if n == 2 else "x") * 60} for n in (1, 2, 3)]
+def test_which_messages_get_a_text_file_is_known_before_any_is_read(tmp_path):
+    # Long lines, short texts but two: the text's length decides, as the file's index tells it.
+    lines = [{"n": n, "speaker": "tool", "provenance": "verbatim", "text": "x" * (40 if n == 2 else 60),
+              "tool_input": {"padding": "p" * 500}} for n in (1, 2, 3)]
     path = tmp_path / "t.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     indexed = parse_transcript(path.read_bytes().splitlines(keepends=True), "t.jsonl", str(path))
     read = []
     indexed.get = lambda n, get=indexed.get: read.append(n) or get(n)
-    assert [indexed.size_hint(n) for n in (1, 2, 3)] == [len(json.dumps(line)) + 1 for line in lines]
-    assert len(dict(layout_of(indexed, message_chars=50).whole_texts())) == 3 and read == [1, 2, 3]
-    read.clear()
-    assert list(layout_of(indexed, message_chars=500).whole_texts()) == [] and read == []
+    assert [indexed.size_hint(n) for n in (1, 2, 3)] == [60, 40, 60]
+    layout = layout_of(indexed, message_chars=50)
+    assert layout.text_file_numbers() == [1, 3] and read == []
+    assert layout.whole_text(3) == b"x" * 60 and read == [3]
+    assert layout_of(indexed, message_chars=500).text_file_numbers() == []
 
 
 def test_cited_numbers_are_found_in_the_pages_markdown():

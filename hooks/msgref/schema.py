@@ -71,7 +71,7 @@ class MessageSource(Protocol):
     def get(self, n: int) -> Message | None: ...
 
     def size_hint(self, n: int) -> int:
-        """At least the length of message n's text in the file, known without reading it."""
+        """The length of message n's text in the file, known without reading the message."""
 
 
 def record_problem(record) -> str | None:

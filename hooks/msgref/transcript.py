@@ -8,6 +8,7 @@ import os
 import stat as file_types
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from . import background
 from .schema import MAX_NESTING, Message, message_from_record, record_problem
@@ -55,6 +56,20 @@ class Transcript:
         return len(self._by_number[n].text)
 
 
+@dataclass(frozen=True)
+class LineIndex:
+    """Where each message's line is in its file, and what the build needs to know of the
+    message before reading it, by message number. Dicts of integers rather than one of
+    tuples: Python's garbage collector never visits them, while tens of thousands of new
+    tuples would set off extra collections."""
+
+    offsets: dict[int, int]  # the line's first byte
+    sizes: dict[int, int]  # its length in bytes
+    lines: dict[int, int]  # its line number
+    text_lengths: dict[int, int]  # the length of the message's text, in characters
+    sealed: frozenset[int] = frozenset()  # the messages whose seal matched the key it was made with
+
+
 class IndexedTranscript(Transcript):
     """A transcript file that keeps in memory only where each message's line starts.
 
@@ -65,32 +80,27 @@ class IndexedTranscript(Transcript):
     CACHED_MESSAGES = 4096
     CACHED_LINE_BYTES = 64_000  # longer messages are read again each time: they are few
 
-    def __init__(self, offsets: dict[int, int], lines: dict[int, int], path: str, file_path: str,
-                 sealed: frozenset[int] = frozenset(), seal_key: bytes | None = None):
-        """`offsets` and `lines` give the byte offset and line number of each message's
-        line; `sealed` the messages whose seal was found to match `seal_key`."""
+    def __init__(self, index: LineIndex, path: str, file_path: str, seal_key: bytes | None = None):
+        """`index` tells where each message is in the file at `file_path`, and which
+        messages' seals were found to match `seal_key`."""
         self.path = path
-        self.sealed, self.seal_key = sealed, seal_key
-        self._seal_check = SealCheck(seal_key) if sealed else None
+        self.sealed, self.seal_key = index.sealed, seal_key
+        self._seal_check = SealCheck(seal_key) if index.sealed else None
         self._file_path = file_path
-        self._offsets, self._lines = offsets, lines
-        self.numbers = sorted(offsets)
+        self._index = index
+        self.numbers = sorted(index.offsets)
         self._cache: OrderedDict[int, Message] = OrderedDict()
-        self._line_bytes: dict[int, int] | None = None
+        self._file = None  # opened at the first read, and kept open
 
     def size_hint(self, n: int) -> int:
-        """The length in bytes of message n's line, which no text on it is longer than."""
-        if self._line_bytes is None:
-            starts = sorted(self._offsets.values())
-            ends = dict(zip(starts, [*starts[1:], os.path.getsize(self._file_path)]))
-            self._line_bytes = {number: ends[offset] - offset for number, offset in self._offsets.items()}
-        return self._line_bytes[n]
+        """The length of message n's text in the file, known from the index."""
+        return self._index.text_lengths[n]
 
     def __contains__(self, n: int) -> bool:
-        return n in self._offsets
+        return n in self._index.offsets
 
     def get(self, n: int) -> Message | None:
-        if n not in self._offsets:
+        if n not in self._index.offsets:
             return None
         message = self._cache.get(n)
         if message is not None:
@@ -104,11 +114,13 @@ class IndexedTranscript(Transcript):
         return message
 
     def _read_message(self, n: int) -> tuple[Message, int]:
-        offset, line_number = self._offsets[n], self._lines[n]
+        line_number, raw = self._index.lines[n], b""
         try:
-            with _open_to_read(self._file_path, self.path) as file:
-                file.seek(offset)
-                raw = file.readline()
+            if self._file is None:
+                self._file = _open_to_read(self._file_path, self.path, buffering=0)
+            # By its position, not the file's: a child forked from this process shares
+            # the file's position, and reads alongside.
+            raw = os.pread(self._file.fileno(), self._index.sizes[n], self._index.offsets[n])
             record = _checked_record(raw, self.path, line_number)
         except (OSError, TranscriptError):
             record = None
@@ -127,28 +139,22 @@ def parse_transcript(raw_lines, path: str, file_path: str | None = None) -> Tran
     """
     records = _checked_records(raw_lines, path)
     if file_path is not None:
-        offsets, lines, _ = _line_index(records)
-        return IndexedTranscript(offsets, lines, path, file_path)
+        return IndexedTranscript(_line_index(records), path, file_path)
     messages = [message_from_record(record, line_number) for record, line_number, _, _ in records]
     return Transcript(messages, path)
 
 
-def _line_index(records, seal_key: bytes | None = None) -> tuple[dict[int, int], dict[int, int], frozenset[int]]:
-    """The byte offset and the line number of each message's line, by message number,
-    and the numbers of the messages whose line carries a seal matching `seal_key`.
-
-    Two dicts of integers rather than one of tuples: Python's garbage collector never
-    visits them, while tens of thousands of new tuples would set off extra collections.
-    """
-    offsets, lines, sealed = {}, {}, []
+def _line_index(records, seal_key: bytes | None = None) -> LineIndex:
+    """The index of the records' lines, with the messages whose line carries a seal
+    matching `seal_key`."""
+    offsets, sizes, lines, text_lengths, sealed = {}, {}, {}, {}, []
     check = SealCheck(seal_key).matches if seal_key is not None else None
     for record, line_number, offset, raw in records:
         n = record["n"]
-        offsets[n] = offset
-        lines[n] = line_number
+        offsets[n], sizes[n], lines[n], text_lengths[n] = offset, len(raw), line_number, len(record["text"])
         if check is not None and "redaction_seal" in record and check(raw):
             sealed.append(n)
-    return offsets, lines, frozenset(sealed)
+    return LineIndex(offsets, sizes, lines, text_lengths, frozenset(sealed))
 
 
 def _checked_records(raw_lines, path: str):
@@ -276,8 +282,7 @@ def start_loading(path: str, display_path: str | None = None, in_child: bool = T
     pending = background.start(index, TranscriptError) if in_child else index
 
     def finish() -> Transcript:
-        offsets, lines, sealed = pending()
-        transcript = IndexedTranscript(offsets, lines, display_path, path, sealed, seal_key)
+        transcript = IndexedTranscript(pending(), display_path, path, seal_key)
         _cache[path] = (key, transcript)
         return transcript
 
