@@ -2,8 +2,6 @@
 is made from the configuration and handed to the Markdown parser with its extensions,
 where every later event finds it; this file only translates MkDocs' objects."""
 
-from __future__ import annotations
-
 import functools
 import logging
 import os
@@ -21,8 +19,7 @@ from sitebuild.build import PROBLEMS, SiteBuild
 log = logging.getLogger("mkdocs.hooks.site")
 
 
-def _reported(event):
-    """The event, with the build's problems reported as MkDocs reports its own: one line, no traceback."""
+def _reported(event):  # the event, its problems reported as MkDocs reports its own: one line, no traceback
     @functools.wraps(event)
     def run(*args, **kwargs):
         try:
@@ -35,7 +32,8 @@ def _reported(event):
 @event_priority(100)  # first: the longer a large transcript has to load meanwhile, the better
 @_reported
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    build = SiteBuild(config, os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml")), log, fatal=PluginError)
+    project = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
+    build = SiteBuild(config, project, log, fatal=PluginError)
     config.markdown_extensions.extend(build.markdown_extensions(config.markdown_extensions))
     config.copyright = config.copyright or build.meta_line()
     return config
@@ -47,8 +45,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for raw in [f for f in files if f.abs_src_path and os.path.abspath(f.abs_src_path) == build.source_path]:
         files.remove(raw)  # the raw transcript is an input, not a page or asset
     _add(files, config, build.generated_files({file.src_uri: file.content_string for file in files.documentation_pages()}))
-    # The site's files by source path, for their URLs (None for a file not in the site).
-    build.files_listed(SimpleNamespace(url=lambda src: getattr(files.get_file_from_path(src), "url", None)))
+    build.files_listed(SimpleNamespace(url=lambda src: getattr(files.get_file_from_path(src), "url", None)))  # or None
     return files
 
 
@@ -60,22 +57,24 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 @event_priority(-50)  # once every page is converted
 @_reported
-def on_env(env, config: MkDocsConfig, files: Files):
-    build = SiteBuild.of(config.markdown_extensions)
-    _add(files, config, build.finished_files(build.site_pages))  # MkDocs writes the files after this event
-    return env
+def on_env(env, config: MkDocsConfig, files: Files) -> None:
+    _add(files, config, SiteBuild.of(config.markdown_extensions).finished_files())  # MkDocs writes them after this
 
 
 @event_priority(50)  # before other plugins read the page: the theme's search indexes it
 @_reported
-def on_page_context(context, page: Page, config: MkDocsConfig, nav):
+def on_page_context(context, page: Page, config: MkDocsConfig, nav) -> None:
     build, src = SiteBuild.of(config.markdown_extensions), page.file.src_uri
-    page.content = build.finish_page(src, page.content, build.site_pages)
-    page.meta["head"] = build.head(src, build.site_pages)  # written by the theme's extrahead block
+    page.content = build.finish_page(src, page.content)
+    page.meta["head"] = build.head(src)  # written by the theme's extrahead block
     if added := build.added_headings(src):  # the messages' headings: links to them are checked; few are listed
         page.present_anchor_ids.update(anchor for anchor, _ in added.headings)
         page.toc.items[0].children.extend(AnchorLink(title, anchor, 2) for anchor, title in added.contents)
-    return context
+
+
+@_reported
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    return SiteBuild.of(config.markdown_extensions).page_written(page.file.src_uri, output)
 
 
 @event_priority(50)  # before the theme's search writes its index

@@ -52,8 +52,8 @@ def test_the_build_runs_with_python_markdown_alone(caplog):
     for src, text in [*pages.items(), *((src, f.content) for src, f in made.items() if src.endswith(".md"))]:
         build.begin_page(src, text if src in pages else None, text)
         html[src] = markdown.Markdown(extensions=extensions, extension_configs=options).convert(text)
-    downloads = {file.src: file.content for file in build.finished_files(site)}
-    finished = {src: build.finish_page(src, page, site) for src, page in html.items()}
+    downloads = {file.src: file.content for file in build.finished_files()}
+    finished = {src: build.page_written(src, build.finish_page(src, page)) for src, page in html.items()}
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
 
     transcript = BeautifulSoup(finished["transcript/index.md"], "html.parser")
@@ -64,7 +64,7 @@ def test_the_build_runs_with_python_markdown_alone(caplog):
     how_to_cite = BeautifulSoup(finished["how-to-cite.md"], "html.parser")
     assert how_to_cite.select("div.citation-slot") == [] and len(how_to_cite.select(".citations-shown")) == 4
     assert "Paragraph 2 of “The Context: A Model That Produces Garbage”" in how_to_cite.get_text()
-    head = build.head("index.md", site)
+    head = build.head("index.md")
     assert {"name": "citation_title", "content": config["extra"]["essay"]["title"]} in head["meta"]
     assert set(downloads) == {"cite/essay.bib", "cite/essay-biblatex.bib", "cite/essay.ris", "cite/essay.json"}
     assert downloads["cite/essay.ris"].count("TY  - ELEC") == 8

@@ -11,7 +11,8 @@ import yaml
 from bs4 import BeautifulSoup
 
 from conftest import built_cleanly
-from msgref.transcript_map import MAX_BINS, map_figure, marks, number_strip
+from msgref.snippets import to_html
+from msgref.transcript_map import MAX_BINS, MapTemplate, map_figure, marks, number_strip
 from msgref.transcript_nav import absent_note
 
 HOOK = Path(__file__).resolve().parent.parent / "hooks" / "mkdocs_hook.py"
@@ -201,6 +202,17 @@ def test_the_map_of_a_hundred_thousand_messages_stays_small():
     figure = map_figure(strip, found, lambda n: f"#msg-{n}", (1, 500))
     assert sum(1 for _ in figure.iter()) < 600
     assert len(etree.tostring(figure)) < 60_000
+
+
+@pytest.mark.parametrize("paged", [True, False])
+def test_the_map_drawn_once_is_each_page_s_map(paged):
+    strip = number_strip([n for n in range(1, 2_001) if n % 7])
+    found = marks(strip, [(n, [f"Section {n % 3}"]) for n in range(5, 2_000, 90)])
+    template = MapTemplate(strip, found, paged)
+    for page, first, last in [(1, 1, 500), (3, 1001, 1500)]:
+        href_of = (lambda n, page=page: f"#msg-{n}" if (n - 1) // 500 + 1 == page else f"../page-{page}/#msg-{n}&x")
+        this_page = (first, last) if paged else None
+        assert template.page_map(href_of, this_page) == to_html(map_figure(strip, found, href_of, this_page))
 
 
 def test_the_absent_line_names_a_few_runs_and_counts_the_rest():

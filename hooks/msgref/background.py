@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 import pickle
+import struct
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from typing import TypeVar
@@ -46,37 +48,51 @@ def start_stages(work: Callable[[], Iterator[Result]], count: int, expected: typ
     """Begin `work`, which yields `count` results in stages; each call of the function
     returned waits for the next one. Failures are handled as `start` handles them.
     Without a child (`in_child` false, or no fork possible) each stage is worked out
-    when it is asked for."""
+    when it is asked for.
+
+    The child writes each result to a file and says on a pipe where it is: a pipe holds
+    only 64 KB, and a child writing a larger result into one would wait for this
+    process to read it, rather than go on to the next stage."""
     if not (in_child and can_fork()):
         stages = work()
         return lambda: next(stages)
+    spool = tempfile.TemporaryFile()
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
-        _run_child(work, expected, read_end, write_end)  # never returns
+        _run_child(work, expected, read_end, write_end, spool.fileno())  # never returns
     os.close(write_end)
     pipe = open(read_end, "rb")
     received = 0
     redone: Iterator[Result] | None = None
 
+    def finish() -> None:
+        pipe.close()
+        spool.close()
+        os.waitpid(pid, 0)
+
     def next_stage() -> Result:
         nonlocal received, redone
         if redone is None:
             try:
-                failed, value = pickle.load(pipe)
-            except Exception:  # the child died or sent what cannot be read
+                start, length = _PLACE.unpack(pipe.read(_PLACE.size))
+                failed, value = pickle.loads(os.pread(spool.fileno(), length, start))
+            except Exception:  # the child died, or wrote what cannot be read
                 redone = _skipped(work(), received)
-                _finish(pipe, pid)
+                finish()
             else:
                 received += 1
                 if failed or received == count:
-                    _finish(pipe, pid)
+                    finish()
                 if failed:
                     raise expected(value)
                 return value
         return next(redone)
 
     return next_stage
+
+
+_PLACE = struct.Struct("QQ")  # where a result is in the spool file: its first byte, its length
 
 
 def _skipped(stages: Iterator[Result], count: int) -> Iterator[Result]:
@@ -86,22 +102,24 @@ def _skipped(stages: Iterator[Result], count: int) -> Iterator[Result]:
     return stages
 
 
-def _finish(pipe, pid: int) -> None:
-    pipe.close()
-    os.waitpid(pid, 0)
-
-
-def _run_child(work, expected, read_end: int, write_end: int) -> None:
+def _run_child(work, expected, read_end: int, write_end: int, spool: int) -> None:
     status = 1
     try:
         os.close(read_end)
-        with open(write_end, "wb") as pipe:
-            try:
-                for value in work():
-                    pickle.dump((False, value), pipe, protocol=pickle.HIGHEST_PROTOCOL)
-                    pipe.flush()
-            except expected as error:
-                pickle.dump((True, str(error)), pipe, protocol=pickle.HIGHEST_PROTOCOL)
+        written = 0
+
+        def send(message) -> None:
+            nonlocal written
+            data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+            os.pwrite(spool, data, written)
+            os.write(write_end, _PLACE.pack(written, len(data)))
+            written += len(data)
+
+        try:
+            for value in work():
+                send((False, value))
+        except expected as error:
+            send((True, str(error)))
         status = 0
     finally:
         # Leave at once: no exit handlers, no flushing of buffers copied from the parent.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import html
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
@@ -32,7 +33,6 @@ MAX_BINS = 200
 MIN_MARK_GAP = 12  # marks closer than this are drawn as one
 NAMED_PAGES = 4
 MAP_SLOT = '<div class="msg-map-slot"></div>'
-_MAP_SLOT_RE = re.compile(re.escape(MAP_SLOT))
 
 
 @dataclass(frozen=True)
@@ -126,9 +126,7 @@ def map_figure(strip: Strip, found: list[Mark], href_of: Callable[[int], str],
     etree.SubElement(svg, "desc", {"id": "msg-map-desc"}).text = said
     _draw_strip(svg, strip)
     if this_page is not None:
-        x0, x1 = strip.x(this_page[0]), strip.x(this_page[1] + 1)
-        here = etree.SubElement(svg, "rect", _box(x0, HERE_TOP, max(x1 - x0, 2), 3, "msg-map__here"))
-        etree.SubElement(here, "title").text = f"This page: messages {this_page[0]}–{this_page[1]}"
+        svg.append(_here(strip, this_page))
     _draw_marks(svg, strip, found, href_of)
     _draw_axis(svg, strip)
     caption = etree.SubElement(figure, "figcaption")
@@ -161,12 +159,40 @@ def summary(strip: Strip, found: list[Mark]) -> str:
     return text
 
 
-def fill_map(html: str, figure: Callable[[], etree.Element]) -> str:
-    """A rendered transcript page with its map in the place its entries left for it."""
-    if MAP_SLOT not in html:
-        return html
-    drawn = to_html(figure())
-    return _MAP_SLOT_RE.sub(lambda match: drawn, html, count=1)
+class MapTemplate:
+    """The map of every page of a transcript, drawn once: the pages' maps differ only in
+    their links, made from each page, and in the mark of the page's own messages."""
+
+    _NO_PAGE = (0, 0)  # no message has number 0: its mark's HTML is found only where it was drawn
+
+    def __init__(self, strip: Strip, found: list[Mark], paged: bool):
+        self._strip = strip
+        self._drawn = to_html(map_figure(strip, found, _HREF_HOLE.format, self._NO_PAGE if paged else None))
+        self._here = to_html(_here(strip, self._NO_PAGE)) if paged else None
+
+    def page_map(self, href_of: Callable[[int], str], this_page: tuple[int, int] | None) -> str:
+        drawn = _HREF_HOLE_RE.sub(lambda match: f'href="{html.escape(href_of(int(match.group(1))))}"', self._drawn)
+        if self._here is not None and this_page is not None:
+            drawn = drawn.replace(self._here, to_html(_here(self._strip, this_page)), 1)
+        return drawn
+
+
+# A link's place in the template: characters that the text of no message or title holds.
+_HREF_HOLE = "\ue000{}\ue001"
+_HREF_HOLE_RE = re.compile('href="\ue000(\\d+)\ue001"')
+
+
+def fill_map(html: str, drawn: Callable[[], str]) -> str:
+    """A rendered transcript page with its map, `drawn()`, in the place its entries left for it."""
+    return html.replace(MAP_SLOT, drawn(), 1) if MAP_SLOT in html else html
+
+
+def _here(strip: Strip, this_page: tuple[int, int]) -> etree.Element:
+    """The mark below the strip of the messages of one page."""
+    x0, x1 = strip.x(this_page[0]), strip.x(this_page[1] + 1)
+    here = etree.Element("rect", _box(x0, HERE_TOP, max(x1 - x0, 2), 3, "msg-map__here"))
+    etree.SubElement(here, "title").text = f"This page: messages {this_page[0]}–{this_page[1]}"
+    return here
 
 
 def _draw_strip(svg: etree.Element, strip: Strip) -> None:

@@ -5,7 +5,8 @@ reads its configuration, hands its Markdown extensions to the Markdown parser, a
 it at each stage: when the pages are listed (`generated_files`, then `files_listed` with
 their addresses), before each page is converted (`begin_page`), once every page is
 converted (`finished_files`, then `finish_page`, `head` and `added_headings` for each
-page as it is written), and when the site is written (`search_entries`, `finished`).
+page before its theme is rendered, and `page_written` after), and when the site is
+written (`search_entries`, `finished`).
 Nothing here imports a generator.
 """
 
@@ -119,15 +120,14 @@ class SiteBuild:
         self.paragraphs.pop(src, None)
         self.outlines.pop(src, None)
 
-    def finish_page(self, src: str, html: str, pages: SitePages) -> str:
-        """A converted page's HTML, once every page is converted: the transcript's entries
-        and their "Cited in" lists, the previews of the messages a page cites, a
-        section's "Cite this section" block and the citations that the "How to cite"
-        page shows."""
+    def finish_page(self, src: str, html: str) -> str:
+        """A converted page's HTML, once every page is converted: the previews of the
+        messages a page cites, a section's "Cite this section" block and the citations
+        that the "How to cite" page shows. A transcript page's entries are put in only
+        when it is written (`page_written`)."""
+        pages = self.site_pages
         if self.essay and src in self.essay.sections:
             html += citing.section_box(self, self.section_part(src, pages), src, pages)
-        if self.layout is not None and src in self.rendering.sources:
-            html = transcript_page(self, src, html, pages)
         if self.layout is not None:
             html = message_previews(self, src, html, pages)
         if not self.essay:
@@ -136,16 +136,26 @@ class SiteBuild:
             html = cited_messages_appendix(self, html, pages)
         return citing.fill_slots(self, src, html, pages)
 
-    def finished_files(self, pages: SitePages) -> list:
+    def finished_files(self) -> list:
         """The files the build adds once every page is converted: the citation downloads.
         Once this returns, the whole texts listed with the pages are written."""
         self.rendering.texts_written()
-        return citation_downloads(self, pages) if self.essay else []
+        return citation_downloads(self, self.site_pages) if self.essay else []
 
     def added_headings(self, src: str) -> PageEntries | None:
-        """The message headings `finish_page` adds to a transcript page (their ids, which
-        links may point to) and those its table of contents lists; None for other pages."""
+        """The message headings a transcript page gets when it is written (their ids,
+        which links may point to) and those its table of contents lists; None for other
+        pages."""
         return self.rendering.entries(src) if self.rendering else None
+
+    def page_written(self, src: str, output: str) -> str:
+        """A page as the generator writes it, its theme around it: a transcript page
+        gets its entries, their "Cited in" lists and how to cite each message. They go
+        in last, so that no stage of the generator reads them: they are most of a whole
+        session's pages, and a pass over them took longer than making them."""
+        if self.rendering is None or src not in self.rendering.sources:
+            return output
+        return transcript_page(self, src, output, self.site_pages)
 
     def search_entries(self) -> list[dict[str, str]]:
         """The transcript's entries in the site's search, one a message: `location`
@@ -158,10 +168,10 @@ class SiteBuild:
         if self.rendering is not None:
             self.rendering.close()
 
-    def head(self, src: str, pages: SitePages) -> dict:
+    def head(self, src: str) -> dict:
         """The metadata of a page's <head>: `meta` and `link` elements (as attribute
         mappings) and the JSON-LD text."""
-        return citing.head(self, src, pages) if self.essay else {}
+        return citing.head(self, src, self.site_pages) if self.essay else {}
 
     # --- what the stages share -------------------------------------------------------------
 

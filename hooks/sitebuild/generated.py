@@ -20,7 +20,7 @@ from essaycite.formats import downloads
 from essaycite.whole_essay import whole_essay_markdown
 from msgref import previews
 from msgref.snippets import to_html
-from msgref.transcript_map import fill_map, map_figure, marks
+from msgref.transcript_map import MapTemplate, fill_map, marks
 from msgref.transcript_pages import ENTRIES_SLOT, cited_messages, fill_cited_in, page_markdown
 
 from . import citing
@@ -104,27 +104,28 @@ def citation_downloads(build: SiteBuild, pages: SitePages) -> list[GeneratedFile
 
 
 def transcript_page(build: SiteBuild, src: str, html: str, pages: SitePages) -> str:
-    """A converted transcript page with its entries, their "Cited in" lists, and how to
-    cite each message."""
-    html = html.replace(ENTRIES_SLOT, build.rendering.entries(src).html, 1)
+    """Transcript page `src` with its entries, their "Cited in" lists, and how to cite
+    each message, in the place its Markdown left for them."""
     cite = citing.message_boxes(build, src, pages) if build.essay else None
     citations_of = functools.partial(_citations_of, build)
-    html = fill_map(html, lambda: transcript_map(build, src, pages, citations_of))
-    return fill_cited_in(html, citations_of, _link_for(src, pages), build.title_of, cite)
+    entries = fill_map(build.rendering.entries(src).html, lambda: transcript_map(build, src, pages, citations_of))
+    entries = fill_cited_in(entries, citations_of, _link_for(src, pages), build.title_of, cite)
+    return html.replace(ENTRIES_SLOT, entries, 1)
 
 
-def transcript_map(build: SiteBuild, src: str, pages: SitePages, citations_of):
+def transcript_map(build: SiteBuild, src: str, pages: SitePages, citations_of) -> str:
     """The map at the top of transcript page `src`, its marks linked from that page."""
-    layout = build.layout
+    layout, rendering = build.layout, build.rendering
 
     def href_of(n: int) -> str:
         return f"#msg-{n}" if layout.src_of(n) == src else _message_href(build, n, src, pages)
 
-    cited = [(n, [build.title_of(citation.page) for citation in citations_of(n)])
-             for n in build.citations.numbers() if layout.src_of(n) is not None]
+    if rendering.map_template is None:  # the same for every page, but for the links and the page's own mark
+        cited = [(n, [build.title_of(citation.page) for citation in citations_of(n)])
+                 for n in build.citations.numbers() if layout.src_of(n) is not None]
+        rendering.map_template = MapTemplate(layout.strip, marks(layout.strip, cited), len(layout.pages) > 1)
     chunk = layout.pages[layout.page_sources().index(src)]
-    this_page = (chunk[0], chunk[-1]) if len(layout.pages) > 1 and chunk else None
-    return map_figure(layout.strip, marks(layout.strip, cited), href_of, this_page)
+    return rendering.map_template.page_map(href_of, (chunk[0], chunk[-1]) if chunk else None)
 
 
 def message_previews(build: SiteBuild, src: str, html: str, pages: SitePages) -> str:

@@ -3,9 +3,10 @@
 Once the pages are listed, the build knows every message it shows and every page's
 address, and nothing more is needed to make the transcript's entries. For a whole
 session that is most of the build's work, so a child process on another core does it
-(see `msgref.background`) in two stages: first the whole texts of long messages, into a
+(see `msgref.background`) in stages: first the whole texts of long messages, into a
 folder of their own, from which the generator copies them with the site's other files;
-then the entries of every page, which are needed only when those pages are written.
+then the entries of each page in turn, each needed only when its page is written, so
+that the first pages are written while the last are made.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from msgref import background
 from msgref.transcript_entries import PageEntries, Permalink, page_entries
+from msgref.transcript_map import MapTemplate
 
 from .generated import GeneratedFile
 from .site_pages import SitePages
@@ -43,22 +45,24 @@ class TranscriptRendering:
         self.text_files = [GeneratedFile(layout.text_file_src(n), path=self._text_path(n)) for n in self._numbers]
         self._next_stage = None
         self._texts_written = False
-        self._entries: list[PageEntries] | None = None
+        self._entries: list[PageEntries] = []  # of the pages received so far, in order
+        self.map_template: MapTemplate | None = None  # drawn once every page is converted
 
     def start(self, pages: SitePages, permalink: Permalink | None) -> None:
         """Begin, the pages' addresses being known."""
         build, layout, links = self._build, self._build.layout, _Links(pages)
 
-        def stages() -> Iterator[list[PageEntries] | None]:
+        def stages() -> Iterator[PageEntries | None]:
             for n in self._numbers:
                 with open(self._text_path(n), "wb") as file:
                     file.write(layout.whole_text(n))
             yield None
-            yield [page_entries(layout, index, links, permalink) for index in range(len(layout.pages))]
+            for index in range(len(layout.pages)):
+                yield page_entries(layout, index, links, permalink)
 
         shown = sum(len(chunk) for chunk in layout.pages)
         in_child = build.settings.parse_in_child and shown >= IN_CHILD_MIN_MESSAGES
-        self._next_stage = background.start_stages(stages, 2, build.fatal, in_child)
+        self._next_stage = background.start_stages(stages, 1 + len(layout.pages), build.fatal, in_child)
 
     def texts_written(self) -> list[GeneratedFile]:
         """The whole texts' files, once they are written."""
@@ -71,10 +75,11 @@ class TranscriptRendering:
         """The entries of transcript page `src`; None for any other page."""
         if src not in self.sources:
             return None
-        if self._entries is None:
-            self.texts_written()
-            self._entries = self._next_stage()
-        return self._entries[self.sources.index(src)]
+        self.texts_written()
+        index = self.sources.index(src)
+        while len(self._entries) <= index:
+            self._entries.append(self._next_stage())
+        return self._entries[index]
 
     def search_entries(self) -> list[dict[str, str]]:
         return [entry for page in self.sources for entry in self.entries(page).search]
