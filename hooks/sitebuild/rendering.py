@@ -61,7 +61,8 @@ class TranscriptRendering:
                 yield page_entries(layout, index, links, permalink)
 
         shown = sum(len(chunk) for chunk in layout.pages)
-        in_child = build.settings.parse_in_child and shown >= IN_CHILD_MIN_MESSAGES
+        in_child = build.settings.parse_in_child and shown >= IN_CHILD_MIN_MESSAGES and background.can_fork()
+        build.log.debug("Transcript pages: %d messages, made in %s", shown, "a child process" if in_child else "this process")
         self._next_stage = background.start_stages(stages, 1 + len(layout.pages), build.fatal, in_child)
 
     def texts_written(self) -> list[GeneratedFile]:
