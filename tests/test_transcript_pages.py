@@ -35,8 +35,8 @@ class DirectoryLinks:
         return relative_url(self.url(target), self.url(source))
 
 
-def entries(layout, index, permalink=None):
-    return page_entries(layout, index, DirectoryLinks(), permalink)
+def entries(layout, index, permalink=None, write_text=None):
+    return page_entries(layout, index, DirectoryLinks(), permalink, write_text)
 
 
 def to_html(layout, index) -> str:
@@ -167,7 +167,7 @@ def test_a_long_message_is_cut_and_linked_to_its_whole_text():
     note = page.select_one(".msg-cut")
     assert note.text.startswith(f"Shown: the first {len(shown)} of {len(text)} characters.")
     assert note.a["href"] == "messages/msg-1.txt"
-    assert layout.text_file_numbers() == [1, 2] and layout.whole_text(1) == text.encode()
+    assert layout.text_file_numbers() == [1, 2] and layout.whole_text(layout.transcript.get(1)) == text.encode()
     assert layout.text_file_src(1) == "transcript/messages/msg-1.txt"
     assert layout_of(transcript(1, text=text)).text_file_numbers() == []
 
@@ -204,7 +204,9 @@ def test_which_messages_get_a_text_file_is_known_before_any_is_read(tmp_path):
     assert [indexed.size_hint(n) for n in (1, 2, 3)] == [60, 40, 60]
     layout = layout_of(indexed, message_chars=50)
     assert layout.text_file_numbers() == [1, 3] and read == []
-    assert layout.whole_text(3) == b"x" * 60 and read == [3]
+    written = {}
+    entries(layout, 0, write_text=written.__setitem__)
+    assert written == {1: b"x" * 60, 3: b"x" * 60} and read == [1, 2, 3]  # each read once
     assert layout_of(indexed, message_chars=500).text_file_numbers() == []
 
 

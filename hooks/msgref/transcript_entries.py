@@ -55,9 +55,11 @@ class PageEntries:
     search: tuple[dict[str, str], ...]  # one entry a message, if the site's search takes the transcript
 
 
-def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
-                 permalink: Permalink | None = None) -> PageEntries:
-    """The slot of the page's map, its pager, its messages and the notes between them."""
+def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permalink: Permalink | None = None,
+                 write_text: Callable[[int, bytes], None] | None = None) -> PageEntries:
+    """The slot of the page's map, its pager, its messages and the notes between them.
+    Each message long enough to have a file of its whole text is given, with that text,
+    to `write_text(n, text)`, if given: it is read once, for both."""
     chunk = layout.pages[index]
     here = layout.page_src(index)
     numbers = layout.transcript.numbers
@@ -77,7 +79,10 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
         if position - previous > 1:
             add(_gap(numbers, previous + 1, position - 1))
         add(absent_note(numbers, max(previous, 0), position))
-        item, title, shown = _item(layout, layout.transcript.get(n), here, k, links, permalink)
+        message = layout.transcript.get(n)
+        if write_text is not None and layout.has_text_file(n):
+            write_text(n, layout.whole_text(message))
+        item, title, shown = _item(layout, message, here, k, links, permalink)
         parts.append(item)
         headings.append((f"msg-{n}", title))
         if layout.search:
@@ -171,7 +176,7 @@ def cut_message(layout: TranscriptLayout, message: Message,
     note.text = f"Shown: the first {len(shown):,} of {len(message.text):,} characters. "
     link = etree.SubElement(note, "a", {"href": text_href()})
     link.text = "The whole message, as plain text"
-    link.tail = f" ({layout.whole_text_bytes(message.n) / 1000:,.0f} KB)."
+    link.tail = f" ({layout.whole_text_bytes(message) / 1000:,.0f} KB)."
     return dataclasses.replace(message, text=shown), note
 
 

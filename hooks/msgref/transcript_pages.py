@@ -107,15 +107,16 @@ class TranscriptLayout:
         """The shown messages that get a file of their whole text."""
         return [n for chunk in self.pages for n in chunk if self.has_text_file(n)]
 
-    def whole_text(self, n: int) -> bytes:
-        """Message n's whole text, as its text file holds it: in UTF-8."""
-        text = snippets.displayable(self.transcript.get(n).text).encode()
-        self._text_bytes[n] = len(text)
+    def whole_text(self, message) -> bytes:
+        """A message's whole text, as its text file holds it: in UTF-8."""
+        text = snippets.displayable(message.text).encode()
+        self._text_bytes[message.n] = len(text)
         return text
 
-    def whole_text_bytes(self, n: int) -> int:
-        """The size of message n's text file."""
-        return self._text_bytes[n] if n in self._text_bytes else len(self.whole_text(n))
+    def whole_text_bytes(self, message) -> int:
+        """The size of a message's text file."""
+        known = self._text_bytes.get(message.n)
+        return len(self.whole_text(message)) if known is None else known
 
     def href(self, n: int, from_page: str) -> str | None:
         """A Markdown link from the source file `from_page` to message n, if n is shown."""

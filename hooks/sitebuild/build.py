@@ -62,6 +62,7 @@ class SiteBuild:
             raise SettingsError("mkdocs.yml: extra.essay.sections: required: the essay's pages, in reading order")
         self.log, self.fatal, self.project_dir = log, fatal, project_dir
         self.docs_dir = config.get("docs_dir") or "docs"  # relative to `project_dir`, or absolute
+        self.site_dir = os.path.join(project_dir, config.get("site_dir") or "site")  # where the site is built
         self.permalink = _permalink(config)
         self.reading_order = _nav_sources(config.get("nav"))  # the pages in the navigation, in its order
         source = self.settings.source
@@ -137,9 +138,7 @@ class SiteBuild:
         return citing.fill_slots(self, src, html, pages)
 
     def finished_files(self) -> list:
-        """The files the build adds once every page is converted: the citation downloads.
-        Once this returns, the whole texts listed with the pages are written."""
-        self.rendering.texts_written()
+        """The files the build adds once every page is converted: the citation downloads."""
         return citation_downloads(self, self.site_pages) if self.essay else []
 
     def added_headings(self, src: str) -> PageEntries | None:
@@ -164,9 +163,9 @@ class SiteBuild:
         return self.rendering.search_entries() if self.layout.search else []
 
     def finished(self) -> None:
-        """The site is written: what the build kept aside for it is removed."""
+        """The site is written: so are, once this returns, the whole texts of long messages."""
         if self.rendering is not None:
-            self.rendering.close()
+            self.rendering.finish()
 
     def head(self, src: str) -> dict:
         """The metadata of a page's <head>: `meta` and `link` elements (as attribute

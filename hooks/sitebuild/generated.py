@@ -46,7 +46,9 @@ PRINT_FRONT_MATTER = "---\nsearch:\n  exclude: true\n---\n\n"
 class GeneratedFile:
     src: str  # its source path, relative to the docs folder
     content: str | bytes | None = None  # text of a page; a file's text, encoded
-    path: str | None = None  # or the file holding its content, written before the site's files are
+    # Or where its content is: a file the build writes into the built site itself,
+    # whole by the time the site is written.
+    path: str | None = None
     # A page the navigation lists; other pages are reached by links (the transcript's
     # pager, the contents of the home page).
     in_nav: bool = False

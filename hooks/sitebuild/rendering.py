@@ -3,16 +3,15 @@
 Once the pages are listed, the build knows every message it shows and every page's
 address, and nothing more is needed to make the transcript's entries. For a whole
 session that is most of the build's work, so a child process on another core does it
-(see `msgref.background`) in stages: first the whole texts of long messages, into a
-folder of their own, from which the generator copies them with the site's other files;
-then the entries of each page in turn, each needed only when its page is written, so
-that the first pages are written while the last are made.
+(see `msgref.background`), page by page, each page needed only when it is written: the
+first pages are written while the last are made. The whole texts of long messages are
+written as their pages are made, straight into the built site, where the generator
+finds them and does not copy them again.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -40,43 +39,39 @@ class TranscriptRendering:
         self._build = build
         layout = build.layout
         self.sources = layout.page_sources()
-        self._numbers = layout.text_file_numbers()
-        self._folder = tempfile.TemporaryDirectory(prefix="transcript-texts-") if self._numbers else None
-        self.text_files = [GeneratedFile(layout.text_file_src(n), path=self._text_path(n)) for n in self._numbers]
+        # Every source path is the file's path in the built site: a whole text is no page.
+        self.text_files = [GeneratedFile(src, path=os.path.join(build.site_dir, src))
+                           for src in map(layout.text_file_src, layout.text_file_numbers())]
         self._next_stage = None
-        self._texts_written = False
         self._entries: list[PageEntries] = []  # of the pages received so far, in order
         self.map_template: MapTemplate | None = None  # drawn once every page is converted
 
     def start(self, pages: SitePages, permalink: Permalink | None) -> None:
-        """Begin, the pages' addresses being known."""
+        """Begin, the pages' addresses being known. Each whole text's file is there at once,
+        empty until its page is made: the generator, told that the file is where it is
+        to be, leaves it alone."""
         build, layout, links = self._build, self._build.layout, _Links(pages)
+        for file in self.text_files:
+            os.makedirs(os.path.dirname(file.path), exist_ok=True)
+            open(file.path, "wb").close()
 
-        def stages() -> Iterator[PageEntries | None]:
-            for n in self._numbers:
-                with open(self._text_path(n), "wb") as file:
-                    file.write(layout.whole_text(n))
-            yield None
+        def write_text(n: int, text: bytes) -> None:
+            with open(os.path.join(build.site_dir, layout.text_file_src(n)), "wb") as file:
+                file.write(text)
+
+        def stages() -> Iterator[PageEntries]:
             for index in range(len(layout.pages)):
-                yield page_entries(layout, index, links, permalink)
+                yield page_entries(layout, index, links, permalink, write_text)
 
         shown = sum(len(chunk) for chunk in layout.pages)
         in_child = build.settings.parse_in_child and shown >= IN_CHILD_MIN_MESSAGES and background.can_fork()
         build.log.debug("Transcript pages: %d messages, made in %s", shown, "a child process" if in_child else "this process")
-        self._next_stage = background.start_stages(stages, 1 + len(layout.pages), build.fatal, in_child)
-
-    def texts_written(self) -> list[GeneratedFile]:
-        """The whole texts' files, once they are written."""
-        if not self._texts_written:
-            self._next_stage()
-            self._texts_written = True
-        return self.text_files
+        self._next_stage = background.start_stages(stages, len(layout.pages), build.fatal, in_child)
 
     def entries(self, src: str) -> PageEntries | None:
         """The entries of transcript page `src`; None for any other page."""
         if src not in self.sources:
             return None
-        self.texts_written()
         index = self.sources.index(src)
         while len(self._entries) <= index:
             self._entries.append(self._next_stage())
@@ -85,13 +80,10 @@ class TranscriptRendering:
     def search_entries(self) -> list[dict[str, str]]:
         return [entry for page in self.sources for entry in self.entries(page).search]
 
-    def close(self) -> None:
-        """Remove the whole texts' folder, once the generator has copied them."""
-        if self._folder is not None:
-            self._folder.cleanup()
-
-    def _text_path(self, n: int) -> str:
-        return os.path.join(self._folder.name, f"msg-{n}.txt")
+    def finish(self) -> None:
+        """Make what no page has asked for yet: every whole text is written once this returns."""
+        if self.sources:
+            self.entries(self.sources[-1])
 
 
 class _Links:
