@@ -6,8 +6,8 @@ from bs4 import BeautifulSoup
 
 from msgref.citations import Citation
 from msgref.transcript import parse_transcript
-from msgref.transcript_entries import Permalink, page_entries
-from msgref.transcript_pages import ENTRIES_SLOT, TranscriptLayout, cited_numbers, fill_cited_in, page_markdown
+from msgref.transcript_entries import BADGE, CITED_IN, ITEM, MAP, Permalink, page_entries
+from msgref.transcript_pages import ENTRIES_SLOT, TranscriptLayout, cited_in_fill, cited_numbers, page_markdown
 from sitebuild.settings import TranscriptSettings
 from sitebuild.urls import relative_url
 
@@ -92,16 +92,26 @@ def test_imported_details_are_shown_as_text():
 
 
 def test_cited_in_lists_link_back_to_each_citation():
-    layout = layout_of(transcript(1, 2))
-    html = to_html(layout, 0)
+    made = entries(layout_of(transcript(1, 2)), 0)
     citations = {1: [Citation(1, "a.md", "cite-1", "An excerpt.")]}
-    filled = BeautifulSoup(
-        fill_cited_in(html, lambda n: citations.get(n, []), lambda c: f"../{c.page}#{c.anchor}", lambda src: src.upper()),
-        "html.parser",
-    )
+    fill = cited_in_fill(lambda n: citations.get(n, []), lambda c: f"../{c.page}#{c.anchor}", lambda src: src.upper(),
+                         lambda n: f'<p class="after">after {n}</p>')
+    filled = BeautifulSoup(made.filled(lambda kind, n: "<p>the map</p>" if kind == MAP else fill(kind, n)), "html.parser")
     first, second = filled.select(".msg-cited-in")
     assert first.a["href"] == "../a.md#cite-1" and first.li.text == "A.MD: “An excerpt.”"
     assert second.text == "Not cited in the essay."
+    assert [p.text for p in filled.select(".after")] == ["after 1", "after 2"]
+    assert [item["class"] for item in filled.select("[data-msg]")] == [["msg-item", "msg-item--cited"], ["msg-item"]]
+    assert [h.text for h in filled.find_all("h2")] == ["Message 1 — tool: Cited", "Message 2 — tool"]
+    assert filled.p.text == "the map" and not filled.select(".msg-map-slot, .msg-badge-slot, [data-msg] > .msg-cited-in[data-msg]")
+
+
+def test_the_entries_holes_are_filled_in_order():
+    made = entries(layout_of(transcript(1, 2, 3), per_page=2), 0)
+    assert len(made.texts) == len(made.holes) + 1
+    assert made.holes == ((MAP, 0), (ITEM, 1), (BADGE, 1), (CITED_IN, 1), (ITEM, 2), (BADGE, 2), (CITED_IN, 2))
+    page = BeautifulSoup(made.html, "html.parser")  # each hole an empty element that names it
+    assert len(page.select(".msg-map-slot")) == 1 and len(page.select(".msg-badge-slot")) == 2
 
 
 # --- Large transcripts: only the cited messages and their context are shown ---

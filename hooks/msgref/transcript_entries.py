@@ -47,12 +47,53 @@ class Permalink:
     title: str | None = "Permanent link"
 
 
+# What a page's entries leave open until every page is converted: the map, and whether
+# each message is cited (its entry's class, its heading's badge, its "Cited in" list).
+MAP, ITEM, BADGE, CITED_IN = range(4)
+_HOLE_MARKUP = {MAP: MAP_SLOT, ITEM: '<div class="msg-item" data-msg="{n}">',
+                BADGE: '<span class="msg-badge-slot" data-msg="{n}"></span>',
+                CITED_IN: '<div class="msg-cited-in" data-msg="{n}"></div>'}
+
+
 @dataclass(frozen=True)
 class PageEntries:
-    html: str
+    texts: tuple[str, ...]  # the HTML around the holes: one more than there are holes
+    holes: tuple[tuple[int, int], ...]  # each hole's kind and message number (0 for the map)
     headings: tuple[tuple[str, str], ...]  # (id, title) of each message, in order
     contents: tuple[tuple[str, str], ...]  # those of them its table of contents lists
     search: tuple[dict[str, str], ...]  # one entry a message, if the site's search takes the transcript
+
+    def filled(self, fill: Callable[[int, int], str]) -> str:
+        """The entries' HTML, each hole filled with `fill(kind, n)`: a page's thousands of
+        holes, filled without searching its HTML for them."""
+        parts = [self.texts[0]]
+        for (kind, n), text in zip(self.holes, self.texts[1:]):
+            parts.append(fill(kind, n))
+            parts.append(text)
+        return "".join(parts)
+
+    @property
+    def html(self) -> str:
+        """The entries' HTML, each hole an empty element that says what it is for."""
+        return self.filled(lambda kind, n: _HOLE_MARKUP[kind].format(n=n))
+
+
+class _Pieces:
+    """HTML made in order, with holes."""
+
+    def __init__(self):
+        self._texts: list[list[str]] = [[]]
+        self._holes: list[tuple[int, int]] = []
+
+    def add(self, html: str) -> None:
+        self._texts[-1].append(html)
+
+    def hole(self, kind: int, n: int = 0) -> None:
+        self._holes.append((kind, n))
+        self._texts.append([])
+
+    def done(self) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+        return tuple("".join(text) for text in self._texts), tuple(self._holes)
 
 
 def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permalink: Permalink | None = None,
@@ -64,11 +105,13 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
     here = layout.page_src(index)
     numbers = layout.transcript.numbers
     first = sum(len(page) for page in layout.pages[:index])
-    parts = [MAP_SLOT] if numbers else []
+    pieces = _Pieces()
+    if numbers:
+        pieces.hole(MAP)
 
     def add(element: etree.Element | None) -> None:
         if element is not None:
-            parts.append(snippets.to_html(element))
+            pieces.add(snippets.to_html(element))
 
     href = lambda src: links.href(src, here)  # noqa: E731
     add(pager(layout, index, href))
@@ -82,8 +125,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
         message = layout.transcript.get(n)
         if write_text is not None and layout.has_text_file(n):
             write_text(n, layout.whole_text(message))
-        item, title, shown = _item(layout, message, here, k, links, permalink)
-        parts.append(item)
+        title, shown = _item(pieces, layout, message, here, k, links, permalink)
         headings.append((f"msg-{n}", title))
         if layout.search:
             search.append({"location": f"{links.url(here)}#msg-{n}", "title": title,
@@ -96,26 +138,26 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
     # The sidebar of a page of hundreds of messages would take longer to render than the
     # page: such a page's messages are found through the pager, the map and the search.
     contents = headings if len(chunk) <= CONTENTS_MAX_MESSAGES else []
-    return PageEntries("".join(parts), tuple(headings), tuple(contents), tuple(search))
+    return PageEntries(*pieces.done(), tuple(headings), tuple(contents), tuple(search))
 
 
-# A message's entry around its text. Only numbers, fixed labels and the site's own
-# addresses fill it, escaped as they go in: the message's words are serialized from
-# elements (`_message_parts`). A whole session is thousands of entries, and building
-# this frame as elements too took most of the time of making a page.
-_ITEM = ('<div class="msg-item" data-msg="{n}"><h2 id="msg-{n}">{title}<span class="msg-badge-slot" data-msg="{n}">'
-         '</span>{permalink}</h2><div class="msg-entry">{entry}</div>{neighbours}'
-         '<div class="msg-cited-in" data-msg="{n}"></div></div>')
+# A message's entry around its text, in the holes' order. Only numbers, fixed labels
+# and the site's own addresses fill it, escaped as they go in: the message's words are
+# serialized from elements (`_message_parts`). A whole session is thousands of
+# entries, and building this frame as elements too took most of the time of a page.
+_HEADING = '<h2 id="msg-{n}">{title}'
+_ENTRY = '{permalink}</h2><div class="msg-entry">{entry}</div>{neighbours}'
+_ITEM_END = "</div>"
 _PERMALINK = '<a class="{css}" href="#msg-{{n}}"{title}>{text}</a>'
 _NEIGHBOURS = '<p class="msg-neighbours">{}</p>'
 _NEIGHBOUR = '<a href="{href}">{label}</a>'
 _PROVENANCE = '<p class="msg-provenance">{}.</p>'
 
 
-def _item(layout: TranscriptLayout, message: Message, here: str, k: int, links: SiteLinks,
-          permalink: Permalink | None) -> tuple[str, str, Message]:
-    """One message as HTML: its heading, its entry, links to its neighbours, and the
-    place of its "Cited in" list; its heading's title; the message as shown."""
+def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str, k: int, links: SiteLinks,
+          permalink: Permalink | None) -> tuple[str, Message]:
+    """Adds one message: its heading, its entry, links to its neighbours, and the hole
+    of its "Cited in" list. Returns its heading's title and the message as shown."""
     n, numbers = message.n, layout.transcript.numbers
     title = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
     entry, shown = _message_parts(layout, message, lambda: links.href(layout.text_file_src(n), here))
@@ -127,10 +169,13 @@ def _item(layout: TranscriptLayout, message: Message, here: str, k: int, links: 
     neighbours = _NEIGHBOURS.format(" · ".join(
         _NEIGHBOUR.format(href=html.escape(_message_href(layout, m, here, links)), label=label.format(m))
         for m, label in steps)) if steps else ""
-    # Whether a message is cited is known once every page is converted: see `fill_cited_in`.
-    item = _ITEM.format(n=n, title=html.escape(title, quote=False), permalink=_permalink_html(permalink).format(n=n),
-                        entry=entry, neighbours=neighbours)
-    return item, title, shown
+    pieces.hole(ITEM, n)
+    pieces.add(_HEADING.format(n=n, title=html.escape(title, quote=False)))
+    pieces.hole(BADGE, n)
+    pieces.add(_ENTRY.format(permalink=_permalink_html(permalink).format(n=n), entry=entry, neighbours=neighbours))
+    pieces.hole(CITED_IN, n)
+    pieces.add(_ITEM_END)
+    return title, shown
 
 
 @functools.lru_cache(maxsize=8)

@@ -182,11 +182,6 @@ _HREF_HOLE = "\ue000{}\ue001"
 _HREF_HOLE_RE = re.compile('href="\ue000(\\d+)\ue001"')
 
 
-def fill_map(html: str, drawn: Callable[[], str]) -> str:
-    """A rendered transcript page with its map, `drawn()`, in the place its entries left for it."""
-    return html.replace(MAP_SLOT, drawn(), 1) if MAP_SLOT in html else html
-
-
 def _here(strip: Strip, this_page: tuple[int, int]) -> etree.Element:
     """The mark below the strip of the messages of one page."""
     x0, x1 = strip.x(this_page[0]), strip.x(this_page[1] + 1)

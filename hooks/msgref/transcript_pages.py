@@ -14,23 +14,18 @@ from __future__ import annotations
 import bisect
 import functools
 import posixpath
-import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from . import snippets
 from .citations import Citation
+from .transcript_entries import BADGE, ITEM
 from .transcript_map import Strip, number_strip
 from .tags import TAG_RE
 from .schema import MessageSource
 
 _NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
-_CITED_IN_PLACEHOLDER_RE = re.compile(r'<div class="msg-cited-in" data-msg="(\d+)"></div>')
-# Whether a message is cited is known once every page is converted: its entry and heading
-# carry these until then.
-_ITEM_PLACEHOLDER_RE = re.compile(r'<div class="msg-item" data-msg="(\d+)">')
-_BADGE_PLACEHOLDER_RE = re.compile(r'<span class="msg-badge-slot" data-msg="(\d+)"></span>')
 ENTRIES_SLOT = '<div class="msg-entries-slot"></div>'
 
 
@@ -183,25 +178,21 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
     return appendix
 
 
-def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link_for: Callable[[Citation], str],
-                  title_of: Callable[[str], str], after: Callable[[int], str] | None = None) -> str:
-    """Replace the placeholders of a rendered transcript page with "Cited in" lists, each
-    followed by the HTML `after(n)` if given (such as how to cite message n), and mark the
-    entries and headings of the cited messages."""
+def cited_in_fill(citations_of: Callable[[int], list[Citation]], link_for: Callable[[Citation], str],
+                  title_of: Callable[[str], str], after: Callable[[int], str] | None = None) -> Callable[[int, int], str]:
+    """What fills the holes of a page's entries (`PageEntries.filled`) but the map's:
+    each message's "Cited in" list, followed by the HTML `after(n)` if given (such as how
+    to cite message n), and the marks of the cited messages' entries and headings."""
 
-    def item(match: re.Match) -> str:
-        cited = "msg-item msg-item--cited" if citations_of(int(match.group(1))) else "msg-item"
-        return f'<div class="{cited}" data-msg="{match.group(1)}">'
+    def fill(kind: int, n: int) -> str:
+        cited = citations_of(n)
+        if kind == ITEM:
+            return f'<div class="msg-item msg-item--cited" data-msg="{n}">' if cited else f'<div class="msg-item" data-msg="{n}">'
+        if kind == BADGE:
+            return '<span class="msg-badge"><span class="visually-hidden">: </span>Cited</span>' if cited else ""
+        return _cited_in(cited) + (after(n) if after else "")
 
-    def badge(match: re.Match) -> str:
-        return '<span class="msg-badge"><span class="visually-hidden">: </span>Cited</span>' if citations_of(int(match.group(1))) else ""
-
-    def cited_in(match: re.Match) -> str:
-        n = int(match.group(1))
-        return _cited_in(n) + (after(n) if after else "")
-
-    def _cited_in(n: int) -> str:
-        citations = citations_of(n)
+    def _cited_in(citations: list[Citation]) -> str:
         if not citations:
             return _NOT_CITED
         box = etree.Element("div", {"class": "msg-cited-in"})
@@ -215,5 +206,4 @@ def fill_cited_in(html: str, citations_of: Callable[[int], list[Citation]], link
             link.tail = f": “{citation.excerpt}”"
         return snippets.to_html(box)
 
-    html = _BADGE_PLACEHOLDER_RE.sub(badge, _ITEM_PLACEHOLDER_RE.sub(item, html))
-    return _CITED_IN_PLACEHOLDER_RE.sub(cited_in, html)
+    return fill

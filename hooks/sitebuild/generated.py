@@ -20,8 +20,9 @@ from essaycite.formats import downloads
 from essaycite.whole_essay import whole_essay_markdown
 from msgref import previews
 from msgref.snippets import to_html
-from msgref.transcript_map import MapTemplate, fill_map, marks
-from msgref.transcript_pages import ENTRIES_SLOT, cited_messages, fill_cited_in, page_markdown
+from msgref.transcript_entries import MAP
+from msgref.transcript_map import MapTemplate, marks
+from msgref.transcript_pages import ENTRIES_SLOT, cited_in_fill, cited_messages, page_markdown
 
 from . import citing
 from .settings import SettingsError
@@ -110,9 +111,12 @@ def transcript_page(build: SiteBuild, src: str, html: str, pages: SitePages) -> 
     each message, in the place its Markdown left for them."""
     cite = citing.message_boxes(build, src, pages) if build.essay else None
     citations_of = functools.partial(_citations_of, build)
-    entries = fill_map(build.rendering.entries(src).html, lambda: transcript_map(build, src, pages, citations_of))
-    entries = fill_cited_in(entries, citations_of, _link_for(src, pages), build.title_of, cite)
-    return html.replace(ENTRIES_SLOT, entries, 1)
+    cited_in = cited_in_fill(citations_of, _link_for(src, pages), build.title_of, cite)
+
+    def fill(kind: int, n: int) -> str:
+        return transcript_map(build, src, pages, citations_of) if kind == MAP else cited_in(kind, n)
+
+    return html.replace(ENTRIES_SLOT, build.rendering.entries(src).filled(fill), 1)
 
 
 def transcript_map(build: SiteBuild, src: str, pages: SitePages, citations_of) -> str:
