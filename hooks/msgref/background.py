@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import struct
 import sys
 import tempfile
@@ -40,66 +41,89 @@ def start(work: Callable[[], Result], expected: type[Exception]) -> Callable[[],
     if not can_fork():
         result = work()
         return lambda: result
-    return start_stages(lambda: iter([work()]), 1, expected)
+    stages = Stages(lambda: iter([work()]), expected)
+
+    def wait() -> Result:
+        try:
+            return stages()
+        except StopIteration:  # the child failed
+            return work()
+
+    return wait
 
 
-def start_stages(work: Callable[[], Iterator[Result]], count: int, expected: type[Exception],
-                 in_child: bool = True) -> Callable[[], Result]:
-    """Begin `work`, which yields `count` results in stages; each call of the function
-    returned waits for the next one. Failures are handled as `start` handles them.
-    Without a child (`in_child` false, or no fork possible) each stage is worked out
-    when it is asked for.
+class Stages:
+    """Work that yields its results in stages, begun in a child process; each call waits
+    for the next result, and raises StopIteration after the last one.
+
+    An `expected` exception raised by the work in the child is raised again here, with
+    the same message. If the child fails in any other way, its results end early: what
+    it did not send is left to this process. Without a child (`in_child` false, or no
+    fork possible), each stage is worked out when it is asked for.
 
     The child writes each result to a file and says on a pipe where it is: a pipe holds
     only 64 KB, and a child writing a larger result into one would wait for this
-    process to read it, rather than go on to the next stage."""
-    if not (in_child and can_fork()):
-        stages = work()
-        return lambda: next(stages)
-    spool = tempfile.TemporaryFile()
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        _run_child(work, expected, read_end, write_end, spool.fileno())  # never returns
-    os.close(write_end)
-    pipe = open(read_end, "rb")
-    received = 0
-    redone: Iterator[Result] | None = None
+    process to read it, rather than go on to the next stage.
+    """
 
-    def finish() -> None:
-        pipe.close()
-        spool.close()
-        os.waitpid(pid, 0)
+    def __init__(self, work: Callable[[], Iterator[Result]], expected: type[Exception], in_child: bool = True):
+        self._expected = expected
+        self._pid = None
+        if not (in_child and can_fork()):
+            self._stages = work()
+            return
+        self._spool = tempfile.TemporaryFile()
+        read_end, write_end = os.pipe()
+        self._pid = os.fork()
+        if self._pid == 0:
+            _run_child(work, expected, read_end, write_end, self._spool.fileno())  # never returns
+        os.close(write_end)
+        self._pipe = read_end
 
-    def next_stage() -> Result:
-        nonlocal received, redone
-        if redone is None:
-            try:
-                start, length = _PLACE.unpack(pipe.read(_PLACE.size))
-                failed, value = pickle.loads(os.pread(spool.fileno(), length, start))
-            except Exception:  # the child died, or wrote what cannot be read
-                redone = _skipped(work(), received)
-                finish()
-            else:
-                received += 1
-                if failed or received == count:
-                    finish()
-                if failed:
-                    raise expected(value)
-                return value
-        return next(redone)
+    @property
+    def in_child(self) -> bool:
+        return self._pid is not None
 
-    return next_stage
+    def ready(self) -> bool:
+        """Whether the next result, or the news that there is none, is there without waiting."""
+        return not self.in_child or self._pipe is None or bool(select.select([self._pipe], [], [], 0)[0])
+
+    def __call__(self) -> Result:
+        if not self.in_child:
+            return next(self._stages)
+        if self._pipe is None:
+            raise StopIteration
+        try:
+            start, length = _PLACE.unpack(_read_exactly(self._pipe, _PLACE.size))
+            kind, value = pickle.loads(os.pread(self._spool.fileno(), length, start))
+        except Exception:  # the child died, or wrote what cannot be read
+            kind, value = _END, None
+        if kind == _RESULT:
+            return value
+        self._finish()
+        if kind == _FAILED:
+            raise self._expected(value)
+        raise StopIteration
+
+    def _finish(self) -> None:
+        os.close(self._pipe)
+        self._pipe = None
+        self._spool.close()
+        os.waitpid(self._pid, 0)
 
 
-_PLACE = struct.Struct("QQ")  # where a result is in the spool file: its first byte, its length
+_RESULT, _FAILED, _END = range(3)
+_PLACE = struct.Struct("QQ")  # where a message is in the spool file: its first byte, its length
 
 
-def _skipped(stages: Iterator[Result], count: int) -> Iterator[Result]:
-    """The stages after the first `count`, worked out again in this process."""
-    for _ in range(count):
-        next(stages)
-    return stages
+def _read_exactly(fd: int, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            raise EOFError("the child closed its pipe")
+        data += chunk
+    return data
 
 
 def _run_child(work, expected, read_end: int, write_end: int, spool: int) -> None:
@@ -117,9 +141,11 @@ def _run_child(work, expected, read_end: int, write_end: int, spool: int) -> Non
 
         try:
             for value in work():
-                send((False, value))
+                send((_RESULT, value))
         except expected as error:
-            send((True, str(error)))
+            send((_FAILED, str(error)))
+        else:
+            send((_END, None))
         status = 0
     finally:
         # Leave at once: no exit handlers, no flushing of buffers copied from the parent.
