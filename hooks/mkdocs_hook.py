@@ -1,12 +1,12 @@
-"""MkDocs hook: runs the site's build (`sitebuild.SiteBuild`) at MkDocs' events. The build
-is made from the configuration and handed to the Markdown parser with its extensions,
-where every later event finds it; this file only translates MkDocs' objects."""
+"""MkDocs hook: runs the site's build (`sitebuild.SiteBuild`) at MkDocs' events. Each event finds the build among
+the Markdown extensions it was handed with; this file only translates MkDocs' objects."""
 
 import functools
 import logging
 import os
 from types import SimpleNamespace
 
+from jinja2 import Environment, FileSystemBytecodeCache
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -57,7 +57,8 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 @event_priority(-50)  # once every page is converted
 @_reported
-def on_env(env, config: MkDocsConfig, files: Files) -> None:
+def on_env(env: Environment, config: MkDocsConfig, files: Files) -> None:
+    env.bytecode_cache = FileSystemBytecodeCache()  # the theme's templates, compiled once, not at every build
     _add(files, config, SiteBuild.of(config.markdown_extensions).finished_files())  # MkDocs writes them after this
 
 

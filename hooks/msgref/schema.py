@@ -129,9 +129,9 @@ def nests_deeper(value, limit: int) -> bool:
 
 def message_from_record(record: dict, line: int) -> Message:
     """A message from a record that `record_problem` found nothing wrong with."""
-    values = {name: record.get(name) for name in FIELD_TYPES}
-    values["described_with"] = tuple(record.get("described_with", ()))
-    return Message(**values, line=line)
+    if "described_with" not in record:  # the common case: its fields are the message's as they are
+        return Message(**record, line=line)
+    return Message(**{**record, "described_with": tuple(record["described_with"])}, line=line)
 
 
 def record_of(message: Message) -> dict:

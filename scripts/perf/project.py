@@ -2,7 +2,8 @@
 
 The "hook" variant builds with the site's hook; the "plain" variant has the same pages
 with every `[msg N]` tag already written as a plain Markdown link (and, for the
-synthetic sites, no hook). Both use the site's own theme and Markdown settings.
+synthetic sites, no hook of the site's: only one that caches the theme's compiled
+templates, as the site's hook does). Both use the site's own theme and Markdown settings.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sitebuild.config_file import read_config
 
 ROOT = Path(__file__).resolve().parents[2]
 HOOK = ROOT / "hooks" / "mkdocs_hook.py"
+TEMPLATE_CACHE_HOOK = Path(__file__).with_name("template_cache_hook.py")
 
 
 def site_config() -> dict:
@@ -80,7 +82,7 @@ def synthetic_site(work: Path, pages: dict[str, str], transcript: Path, settings
         folder = work / f"{transcript.stem}-{variant}"
         config = site_config()
         config["nav"] = list(pages) + (["transcript/index.md"] if variant == "hook" else [])
-        config["hooks"] = [str(HOOK)] if variant == "hook" else []
+        config["hooks"] = [str(HOOK) if variant == "hook" else str(TEMPLATE_CACHE_HOOK)]
         extra = config.setdefault("extra", {})
         extra["transcript"] = {**extra.get("transcript", {}), **(settings or {}), "source": str(transcript)}
         extra.pop("essay", None)  # the pages cite messages; they are not the citable essay

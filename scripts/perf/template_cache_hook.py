@@ -1,0 +1,9 @@
+"""The hook of the benchmark's plain projects: the site's hook keeps the theme's compiled
+templates between builds, and so does this one, so that a build with the site's hook
+and a plain build differ by the message citations alone."""
+
+from jinja2 import Environment, FileSystemBytecodeCache
+
+
+def on_env(env: Environment, config, files) -> None:
+    env.bytecode_cache = FileSystemBytecodeCache()
