@@ -107,3 +107,64 @@ def test_a_large_transcript_with_a_broken_line_names_it(tmp_path, monkeypatch, f
     monkeypatch.setattr(transcript_module, "BACKGROUND_MIN_BYTES", 1)
     with pytest.raises(TranscriptError, match=r"^t\.jsonl:200: not valid JSON"):
         load_transcript(str(path), "t.jsonl")
+
+
+# --- work in stages ------------------------------------------------------------------------
+
+
+def test_stages_come_in_order_each_when_ready_and_then_end(forking):
+    parent = os.getpid()
+    stages = background.Stages(lambda: ({"stage": i, "pid": os.getpid(), "data": "x" * 200_000} for i in range(3)), Expected)
+    assert stages.in_child
+    received = []
+    while True:
+        while not stages.ready():
+            pass
+        try:
+            received.append(stages())
+        except StopIteration:
+            break
+    # Results larger than a pipe holds come through whole, from the child.
+    assert [r["stage"] for r in received] == [0, 1, 2] and {r["pid"] for r in received} != {parent}
+    assert all(len(r["data"]) == 200_000 for r in received)
+    with pytest.raises(StopIteration):
+        stages()
+
+
+def test_an_expected_error_between_stages_comes_after_the_stages_before_it(forking):
+    def work():
+        yield "first"
+        raise Expected("t.jsonl:9: the file changed")
+
+    stages = background.Stages(work, Expected)
+    assert stages() == "first"
+    with pytest.raises(Expected, match="^t.jsonl:9: the file changed$"):
+        stages()
+
+
+def test_a_child_that_dies_between_stages_ends_them_early(forking):
+    parent = os.getpid()
+
+    def work():
+        yield 1
+        if os.getpid() != parent:
+            os._exit(3)
+        yield 2
+
+    stages = background.Stages(work, Expected)
+    assert stages() == 1
+    with pytest.raises(StopIteration):  # what the child did not send is left to this process
+        stages()
+
+
+def test_without_a_child_each_stage_is_made_when_asked_for():
+    made = []
+
+    def work():
+        for i in range(2):
+            made.append(i)
+            yield i
+
+    stages = background.Stages(work, Expected, in_child=False)
+    assert not stages.in_child and stages.ready() and made == []
+    assert stages() == 0 and made == [0]

@@ -94,8 +94,8 @@ def test_a_generated_claude_code_log_imports_to_exactly_its_messages(tmp_path):
     assert claude_log.write_log(tmp_path / "again.jsonl", 300, seed=3) == stats
 
 
-def whole(every, cited, peer, peak_mb=150):
-    return whole_session.WholeRow(6000, 40 * 10**6, 20 * 10**6, Run(every, peak_mb * 10**6, ""), Run(cited, 1, ""),
+def whole(every, cited, peer, peak_mb=150, messages=6000):
+    return whole_session.WholeRow(messages, 40 * 10**6, 20 * 10**6, Run(every, peak_mb * 10**6, ""), Run(cited, 1, ""),
                                   None if peer is None else Run(peer, 1, ""), PageStats(12, 500, 10**6))
 
 
@@ -107,6 +107,10 @@ def test_whole_session_budgets_pass_fail_and_skip():
         "peak memory under 200 MB"]
     skipped = [text for passed, text in report.whole_budgets([whole(2.0, 1.2, None)]) if passed is None]
     assert len(skipped) == 1 and "not installed" in skipped[0]
+    # The budgets are for sessions of up to 10,000 messages; a larger one is measured, not judged.
+    [(passed, text)] = report.whole_budgets([whole(9.0, 1.2, None, peak_mb=600, messages=100_000)])
+    assert passed is None and text == ("100,000 messages, every message shown: no budget past 10,000 messages "
+                                       "(9.00 s, peak memory 600 MB)")
     table = report.whole_table([whole(2.0, 1.0, 6.0), whole(2.0, 1.0, None)])
     assert "| 2.00x | 6.00 s | 3.0x |" in table[2] and "not installed" in table[3]
 
