@@ -116,19 +116,22 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
     href = lambda src: links.href(src, here)  # noqa: E731
     add(pager(layout, index, href))
     headings, search = [], []
+    location, heading_link = f"{links.url(here)}#msg-", _permalink_html(permalink)
     for k, n in enumerate(chunk, start=first):
         position = layout.positions[k]
         previous = layout.positions[k - 1] if k > 0 else -1
         if position - previous > 1:
             add(_gap(numbers, previous + 1, position - 1))
-        add(absent_note(numbers, max(previous, 0), position))
+        since = max(previous, 0)
+        if numbers[position] - numbers[since] > position - since:  # numbers between them not in the transcript
+            add(absent_note(numbers, since, position))
         message = layout.transcript.get(n)
         if write_text is not None and layout.has_text_file(n):
             write_text(n, layout.whole_text(message))
-        title, shown = _item(pieces, layout, message, here, k, links, permalink)
+        title, shown = _item(pieces, layout, message, here, k, links, heading_link)
         headings.append((f"msg-{n}", title))
         if layout.search:
-            search.append({"location": f"{links.url(here)}#msg-{n}", "title": title,
+            search.append({"location": f"{location}{n}", "title": title,
                            "text": f"<p>{html.escape(snippets.shown_text(shown), quote=False)}</p>"})
     after_last = layout.positions[-1] + 1 if layout.positions else 0
     if index == len(layout.pages) - 1 and after_last < len(numbers):
@@ -155,7 +158,7 @@ _PROVENANCE = '<p class="msg-provenance">{}.</p>'
 
 
 def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str, k: int, links: SiteLinks,
-          permalink: Permalink | None) -> tuple[str, Message]:
+          heading_link: str) -> tuple[str, Message]:
     """Adds one message: its heading, its entry, links to its neighbours, and the hole
     of its "Cited in" list. Returns its heading's title and the message as shown."""
     n, numbers = message.n, layout.transcript.numbers
@@ -172,7 +175,7 @@ def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str
     pieces.hole(ITEM, n)
     pieces.add(_HEADING.format(n=n, title=html.escape(title, quote=False)))
     pieces.hole(BADGE, n)
-    pieces.add(_ENTRY.format(permalink=_permalink_html(permalink).format(n=n), entry=entry, neighbours=neighbours))
+    pieces.add(_ENTRY.format(permalink=heading_link.format(n=n), entry=entry, neighbours=neighbours))
     pieces.hole(CITED_IN, n)
     pieces.add(_ITEM_END)
     return title, shown

@@ -89,9 +89,14 @@ class TranscriptLayout:
         return posixpath.join(self.folder, "messages", f"msg-{n}.txt")
 
     def has_text_file(self, n: int) -> bool:
-        """Whether message n gets a file of its whole text: its text in the file is longer
-        than `message_chars`, as the file's index tells before the message is read."""
-        return self.transcript.size_hint(n) > self.message_chars
+        """Whether shown message n gets a file of its whole text: its text in the file is
+        longer than `message_chars`, as the file's index tells before it is read."""
+        return n in self._with_text_file
+
+    @functools.cached_property
+    def _with_text_file(self) -> frozenset[int]:
+        hint, limit = self.transcript.size_hint, self.message_chars
+        return frozenset(n for chunk in self.pages for n in chunk if hint(n) > limit)
 
     def is_cut(self, message) -> bool:
         # Redaction can shorten a message or lengthen it (its markers can be longer than
