@@ -5,9 +5,9 @@ address, and nothing more is needed to make the transcript's entries. For a whol
 session that is most of the build's work, so a child process on another core does it
 (see `msgref.background`), page by page, each page needed only when it is written: the
 first pages are written while the last are made, and the build makes the last ones
-itself rather than wait. The whole texts of long messages are
-written as their pages are made, straight into the built site, where the generator
-finds them and does not copy them again.
+itself rather than wait. The whole texts of long messages are written as their pages
+are made, straight into the built site, where the generator finds them and does not
+copy them again.
 """
 
 from __future__ import annotations
