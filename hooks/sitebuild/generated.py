@@ -54,12 +54,6 @@ class GeneratedFile:
     # pager, the contents of the home page).
     in_nav: bool = False
 
-    def data(self) -> str | bytes:
-        if self.content is not None:
-            return self.content
-        with open(self.path, "rb") as file:
-            return file.read()
-
 
 def generated_files(build: SiteBuild, pages: Mapping[str, str]) -> list[GeneratedFile]:
     """Every file the build adds, from the Markdown of the site's pages by source path.

@@ -65,8 +65,10 @@ class TranscriptRendering:
             os.makedirs(os.path.dirname(file.path), exist_ok=True)
             open(file.path, "wb").close()
 
+        paths = {n: file.path for n, file in zip(layout.text_file_numbers(), self.text_files)}
+
         def write_text(n: int, text: bytes) -> None:
-            with open(os.path.join(build.site_dir, layout.text_file_src(n)), "wb") as file:
+            with open(paths[n], "wb") as file:
                 file.write(text)
 
         self._make = lambda index: page_entries(layout, index, links, permalink, write_text)
