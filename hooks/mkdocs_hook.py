@@ -1,51 +1,75 @@
-"""MkDocs hook: runs the site's build (`sitebuild.SiteBuild`) at MkDocs' events. Each event finds the build among
-the Markdown extensions it was handed with; this file only translates MkDocs' objects."""
+"""MkDocs hook: runs the site's build (`sitebuild.build.SiteBuild`) at MkDocs' events.
+
+The build is made once MkDocs has listed the site's files, and every later event finds
+it among the Markdown extensions it handed to MkDocs then. This file only translates
+between MkDocs' objects and the build's.
+"""
+
+from __future__ import annotations
 
 import functools
 import logging
 import os
-from types import SimpleNamespace
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from jinja2 import Environment, FileSystemBytecodeCache
-from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
-from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
 from sitebuild.build import PROBLEMS, SiteBuild
+from sitebuild.generated import GeneratedFile, WrittenFile
+from sitebuild.site_config import read_site_config
+
+if TYPE_CHECKING:  # for the events' signatures alone: a build does not load the development server
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.livereload import LiveReloadServer
+    from mkdocs.structure.nav import Navigation
+    from mkdocs.structure.pages import Page
+    from mkdocs.utils.templates import TemplateContext
 
 log = logging.getLogger("mkdocs.hooks.site")
 
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
 
-def _reported(event):  # the event, its problems reported as MkDocs reports its own: one line, no traceback
+
+def _reported(event: Callable[Params, Result]) -> Callable[Params, Result]:
+    """The event, its problems reported as MkDocs reports its own: one line, no traceback."""
+
     @functools.wraps(event)
-    def run(*args, **kwargs):
+    def run(*args: Params.args, **kwargs: Params.kwargs) -> Result:
         try:
             return event(*args, **kwargs)
         except PROBLEMS as error:
             raise PluginError(str(error)) from None
+
     return run
 
 
-@event_priority(100)  # first: the longer a large transcript has to load meanwhile, the better
 @_reported
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    project = os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
-    build = SiteBuild(config, project, log, fatal=PluginError)
-    config.markdown_extensions.extend(build.markdown_extensions(config.markdown_extensions))
-    config.copyright = config.copyright or build.meta_line()
+    site = read_site_config(config, _project_dir(config))  # a bad setting stops the build here, before any page
+    if site.essay and not config.copyright:
+        config.copyright = site.essay.meta.imprint
     return config
 
 
 @_reported
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    build = SiteBuild.of(config.markdown_extensions)
-    for raw in [f for f in files if f.abs_src_path and os.path.abspath(f.abs_src_path) == build.source_path]:
+    site = read_site_config(config, _project_dir(config))
+    for raw in [file for file in files if file.abs_src_path and os.path.abspath(file.abs_src_path) == site.source_path]:
         files.remove(raw)  # the raw transcript is an input, not a page or asset
-    _add(files, config, build.generated_files({file.src_uri: file.content_string for file in files.documentation_pages()}))
-    build.files_listed(SimpleNamespace(url=lambda src: getattr(files.get_file_from_path(src), "url", None)))  # or None
+
+    def add(made: Sequence[GeneratedFile | WrittenFile]) -> _Addresses:
+        _add(files, config, made)
+        return _Addresses(files)
+
+    pages = {file.src_uri: file.content_string for file in files.documentation_pages()}
+    build = SiteBuild(site, pages, add, log, fatal=PluginError)
+    config.markdown_extensions.extend(build.markdown_extensions(config.markdown_extensions))
     return files
 
 
@@ -57,20 +81,30 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 @event_priority(-50)  # once every page is converted
 @_reported
-def on_env(env: Environment, config: MkDocsConfig, files: Files) -> None:
+def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
     env.bytecode_cache = FileSystemBytecodeCache()  # the theme's templates, compiled once, not at every build
     _add(files, config, SiteBuild.of(config.markdown_extensions).finished_files())  # MkDocs writes them after this
+    return env
 
 
 @event_priority(50)  # before other plugins read the page: the theme's search indexes it
 @_reported
-def on_page_context(context, page: Page, config: MkDocsConfig, nav) -> None:
+def on_page_context(context: TemplateContext, page: Page, config: MkDocsConfig, nav: Navigation) -> TemplateContext:
     build, src = SiteBuild.of(config.markdown_extensions), page.file.src_uri
-    page.content = build.finish_page(src, page.content)
+    page.content = build.finish_page(src, page.content or "")
     page.meta["head"] = build.head(src)  # written by the theme's extrahead block
-    if added := build.added_headings(src):  # the messages' headings: links to them are checked; few are listed
+    if (added := build.added_headings(src)) and page.present_anchor_ids is not None:
+        # The messages' headings: links to them are checked, and a few are listed.
         page.present_anchor_ids.update(anchor for anchor, _ in added.headings)
         page.toc.items[0].children.extend(AnchorLink(title, anchor, 2) for anchor, title in added.contents)
+    return context
+
+
+def on_template_context(context: TemplateContext, template_name: str, config: MkDocsConfig) -> TemplateContext:
+    if template_name == "404.html":  # it links to the transcript's first page
+        start = SiteBuild.of(config.markdown_extensions).transcript_start()
+        context["transcript_src"] = start  # type: ignore[typeddict-unknown-key]  # a key of the 404 page's own
+    return context
 
 
 @_reported
@@ -82,18 +116,41 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 @_reported
 def on_post_build(config: MkDocsConfig) -> None:
     build = SiteBuild.of(config.markdown_extensions)
-    if (search := config.plugins.get("material/search")) and search.config.enabled:
-        search.search_index.entries.extend(build.search_entries())
+    search = config.plugins.get("material/search")
+    if search is not None and search.config.enabled:
+        search.search_index.entries.extend(build.search_entries())  # Material's own search plugin
     build.finished()
 
 
-def on_serve(server, config: MkDocsConfig, builder):
-    for path in SiteBuild.of(config.markdown_extensions).watched_files(config.docs_dir):
+def on_build_error(error: Exception) -> None:
+    SiteBuild.failed()  # MkDocs names no build here
+
+
+def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]) -> LiveReloadServer:
+    for path in read_site_config(config, _project_dir(config)).watched_files():
         server.watch(path)  # a transcript outside docs/: editing it rebuilds the site too
     return server
 
 
-def _add(files: Files, config: MkDocsConfig, made) -> None:
+def _project_dir(config: MkDocsConfig) -> str:
+    return os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
+
+
+class _Addresses:
+    """The addresses MkDocs serves the site's files at."""
+
+    def __init__(self, files: Files):
+        self._files = files
+
+    def url(self, src: str) -> str | None:
+        file = self._files.get_file_from_path(src)
+        return None if file is None else file.url
+
+
+def _add(files: Files, config: MkDocsConfig, made: Sequence[GeneratedFile | WrittenFile]) -> None:
     for file in made:
-        inclusion = InclusionLevel.UNDEFINED if file.in_nav else InclusionLevel.NOT_IN_NAV
-        files.append(File.generated(config, file.src, content=file.content, abs_src_path=file.path, inclusion=inclusion))
+        if isinstance(file, WrittenFile):
+            files.append(File.generated(config, file.src, abs_src_path=file.path, inclusion=InclusionLevel.NOT_IN_NAV))
+        else:
+            inclusion = InclusionLevel.UNDEFINED if file.in_nav else InclusionLevel.NOT_IN_NAV
+            files.append(File.generated(config, file.src, content=file.content, inclusion=inclusion))

@@ -19,12 +19,13 @@ import shutil
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
 
 from perf import measure, project, report, synthetic, whole_session
+from sitebuild.settings import SettingsError, TranscriptSettings, read_settings
 
 DEFAULT_SIZES = "1000,10000,100000"
 QUICK_SIZES = "200,1000"
@@ -73,6 +74,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         if not sep or not key:
             parser.error(f"--set takes KEY=VALUE, found {item!r}")
         args.settings[key] = yaml.safe_load(value)
+    try:
+        read_settings(TranscriptSettings, args.settings, "extra.transcript", config_name="--set")
+    except SettingsError as error:
+        parser.error(str(error))
     return args
 
 
@@ -93,13 +98,21 @@ def measure_size(messages: int, args, work: Path) -> report.Row:
     essay = synthetic.make_essay(messages, args.pages, args.references, seed=args.seed + 1)
     projects = project.synthetic_site(work, essay.pages, transcript, args.settings)
     runs = measure.typical_builds(projects, work, args.repeat)
-    folder = (project.site_config().get("extra", {}).get("transcript", {}) | args.settings).get("folder", "transcript")
+    folder = project.transcript_settings(args.settings).folder
     pages = measure.transcript_page_stats(work / f"site-{projects['hook'].name}", folder)
     first_page = projects["hook"] / "docs" / next(iter(essay.pages))
     rebuild, reused = measure.serve_rebuilds(projects["hook"], first_page, args.touches)
     load = measure.load_seconds(transcript, max(args.repeat, 5))  # each load is short: take more
     return report.Row(f"{messages:,} messages", size, runs["hook"], runs["plain"], messages,
                       rebuild, reused, load, pages)
+
+
+def peer_sentence(left_out: bool) -> str:
+    """What the whole sessions' table says of claude-code-transcripts."""
+    version = whole_session.peer_version()
+    if left_out or version is None:
+        return "claude-code-transcripts " + ("left out (--no-peer)." if left_out else "not installed.")
+    return f"claude-code-transcripts {version} renders the same log."
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,10 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
 
-    per_page = (project.site_config().get("extra", {}).get("transcript", {}) | args.settings).get("messages_per_page", 500)
+    per_page = project.transcript_settings(args.settings).messages_per_page
     results = report.budgets(shipped, rows, per_page) + report.whole_budgets(whole)
     lines = [
-        f"# Build benchmark, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
+        f"# Build benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
         "",
         f"Command: `python scripts/benchmark.py {' '.join(argv if argv is not None else sys.argv[1:])}`",
         f"Essay: {args.pages} pages, {args.references} references. Builds: median of {args.repeat} "
@@ -149,8 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         *report.table([shipped, *rows]),
         "",
         *(["Whole sessions: a generated Claude Code log, imported, built with `context: all`; "
-           "claude-code-transcripts " + (whole_session.peer_version() or "not installed") + " renders the same log.",
-           "", *report.whole_table(whole), ""] if whole else []),
+           + peer_sentence(args.no_peer), "", *report.whole_table(whole), ""] if whole else []),
         "```",
         *report.budget_lines(results),
         "```",

@@ -13,6 +13,7 @@ temporary file beside the output and renamed into place only when complete.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import shutil
@@ -92,10 +93,8 @@ def run_chromium(command: list[str], timeout: float, verbose: bool) -> None:
 
 
 def _end_group(process: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group has already ended
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group has already ended
     process.wait()
 
 
@@ -117,11 +116,13 @@ def print_to_pdf(site: Path, output: Path, page: str = DEFAULT_PAGE, chromium: s
                 run_chromium(chromium_command(program, profile, partial, server.url + quote(page)), timeout, verbose)
             with open(partial, "rb") as pdf:
                 if pdf.read(5) != b"%PDF-":
-                    raise PdfError("Chromium finished without writing a PDF; run again with --verbose to see its output")
+                    raise PdfError("Chromium finished without writing a PDF; "
+                                   "run again with --verbose to see its output")
             try:
                 finish_pdf(partial, server.url, PrintedPage.read(site / page, page))
             except PyPdfError as error:
-                raise PdfError(f"Chromium wrote a PDF that cannot be read ({error}); run again with --verbose") from None
+                raise PdfError(f"Chromium wrote a PDF that cannot be read ({error}); "
+                               "run again with --verbose") from None
             size = os.path.getsize(partial)
     except OSError as error:
         raise PdfError(f"cannot write {output}: {error.strerror}") from None

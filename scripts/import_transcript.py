@@ -109,7 +109,7 @@ class ImportResult:
         self.stats = ReadStats()
         self.kind_counts: dict[str, int] = {}
         self.redacted_messages = 0
-        self._redactions = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self._redactions = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - open until close()
 
     def add_redaction(self, n: int, field: str, kinds: list[str]) -> None:
         for kind in kinds:

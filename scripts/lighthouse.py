@@ -2,9 +2,9 @@
 
 Serves the site with gzip on 127.0.0.1 (scripts/static_host.py), runs the Lighthouse
 command line of node_modules (install with `npm ci`) against Debian's Chromium, and
-writes report.json and report.md into the output folder. Exits 1 when a median score is
-below its target (100 for accessibility, best practices and SEO; 95 for performance,
-which varies with the machine's load), 2 when Lighthouse itself fails.
+writes report.json and report.md into the output folder. Exits 1 when the median score
+of accessibility, best practices or SEO is below 100, 2 when Lighthouse itself fails.
+Performance is reported, not judged: it moves with the machine's load.
 
 Example: python scripts/lighthouse.py --site site/ --out test-output/lighthouse
 """
@@ -30,7 +30,7 @@ CHROMIUM = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
 CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking"
                 " --disable-component-update --disable-sync --no-first-run --disable-default-apps")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
-TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
+TARGETS = {"accessibility": 100, "best-practices": 100, "seo": 100}  # performance: reported only
 PAGES = {"title page": "", "essay page": "context/", "transcript": "transcript/"}
 METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift",
            "speed-index")
@@ -54,13 +54,14 @@ def summarise_run(report: dict) -> dict:
     """Scores 0-100 per category, the main metrics, and the audits that fell short."""
     scores = {c: round(report["categories"][c]["score"] * 100) for c in CATEGORIES}
     metrics = {m: report["audits"][m]["numericValue"] for m in METRICS if m in report["audits"]}
-    failing = {}
+    failing: dict[str, list[str]] = {}
     for category in CATEGORIES:
         for ref in report["categories"][category]["auditRefs"]:
             audit = report["audits"][ref["id"]]
             if ref["weight"] > 0 and audit["score"] is not None and audit["score"] < 1:
                 failing.setdefault(category, []).append(f"{ref['id']} ({audit['score']:.2f}): {audit['title']}")
-    return {"scores": scores, "metrics": metrics, "failing_audits": failing, "runtime_error": report.get("runtimeError"),
+    return {"scores": scores, "metrics": metrics, "failing_audits": failing,
+            "runtime_error": report.get("runtimeError"),
             "run_warnings": report.get("runWarnings", []),
             # Lighthouse's measure of the machine's speed at the time: low under load.
             "benchmark_index": report.get("environment", {}).get("benchmarkIndex")}
@@ -93,7 +94,7 @@ def below_target(results: dict) -> list[str]:
         f"{name}: {category} {scores[category]:g} < {TARGETS[category]}"
         for name, page in results.items()
         for scores in [page["median"]]
-        for category in CATEGORIES
+        for category in TARGETS
         if scores[category] < TARGETS[category]
     ]
 
@@ -112,10 +113,11 @@ def markdown_report(results: dict, runs: int, preset: str = "mobile") -> str:
     for name, page in results.items():
         scores = " | ".join(f"{page['median'][c]:g}" for c in CATEGORIES)
         lines.append(f"| {name} | `{page['path']}` | {scores} |")
-    lines += ["", f"Targets: {', '.join(f'{c} {t}' for c, t in TARGETS.items())}."]
+    lines += ["", f"Targets: {', '.join(f'{c} {t}' for c, t in TARGETS.items())}; performance is reported only."]
     indexes = [run["benchmark_index"] for page in results.values() for run in page["runs"] if run["benchmark_index"]]
     if indexes:
-        lines.append(f"Machine benchmark index (Lighthouse's; lower under load): median {statistics.median(indexes):.0f}, "
+        median = statistics.median(indexes)
+        lines.append(f"Machine benchmark index (Lighthouse's; lower under load): median {median:.0f}, "
                      f"range {min(indexes):.0f}-{max(indexes):.0f}.")
     lines.append("")
     for name, page in results.items():
@@ -135,8 +137,10 @@ def build_site(destination: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog="Needs `npm ci` (Lighthouse) and Chromium at $CHROME_PATH or /usr/bin/chromium.")
-    parser.add_argument("--site", type=Path, help="a built site's folder (default: build one with mkdocs build --strict)")
+                                     epilog="Needs `npm ci` (Lighthouse) and Chromium at $CHROME_PATH or "
+                                            "/usr/bin/chromium.")
+    parser.add_argument("--site", type=Path,
+                        help="a built site's folder (default: build one with mkdocs build --strict)")
     parser.add_argument("--out", type=Path, default=ROOT / "test-output" / "lighthouse",
                         help="where report.json and report.md go (default: %(default)s)")
     parser.add_argument("--runs", type=int, default=3, help="runs per page; the median counts (default: %(default)s)")
@@ -157,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         except (RuntimeError, subprocess.TimeoutExpired) as error:
             print(error, file=sys.stderr)
             return 2
-    report = {"runs_per_page": args.runs, "preset": args.preset, "targets": TARGETS, "seconds": round(time.monotonic() - started, 1),
+    report = {"runs_per_page": args.runs, "preset": args.preset, "targets": TARGETS,
+              "seconds": round(time.monotonic() - started, 1),
               "pages": results}
     (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     markdown = markdown_report(results, args.runs, args.preset)

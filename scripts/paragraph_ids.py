@@ -23,6 +23,7 @@ import yaml
 
 from essaycite.source import ID_LINE_RE, in_fenced_code
 from sitebuild.config_file import read_config
+from sitebuild.site_config import read_site_config
 
 ROOT = Path(__file__).resolve().parent.parent
 LIST_ITEM_RE = re.compile(r"^(\s*)(?:\d+\.|[-*+])\s+")
@@ -30,9 +31,11 @@ SLUG_WORDS = 4
 
 
 def essay_pages(config_path: Path) -> list[Path]:
-    config = read_config(config_path)
-    docs = config_path.parent / config.get("docs_dir", "docs")
-    return [docs / name for name in config["extra"]["essay"]["sections"]]
+    site = read_site_config(read_config(config_path), str(config_path.parent))
+    if site.essay is None:
+        raise ValueError(f"{config_path}: extra.essay: not set, so there are no essay pages to name")
+    docs = Path(site.project_dir, site.docs_dir)
+    return [docs / name for name in site.essay.sections]
 
 
 def slug(text: str, taken: set[str]) -> str:
@@ -65,8 +68,8 @@ def paragraphs(lines: list[str]):
                 while i + 1 < len(lines) and lines[i + 1].lstrip().startswith(">") and lines[i + 1].strip() != ">":
                     i += 1
                 yield start, i, "", "> "
-            elif LIST_ITEM_RE.match(line):
-                indent = LIST_ITEM_RE.match(line).group(1) + "    "
+            elif list_item := LIST_ITEM_RE.match(line):
+                indent = list_item.group(1) + "    "
                 while i + 1 < len(lines) and lines[i + 1].strip() and not LIST_ITEM_RE.match(lines[i + 1]):
                     i += 1
                 yield start, i, indent, ""
@@ -110,7 +113,7 @@ def main(argv=None) -> int:
                     missing += 1
             elif added := add_ids(path):
                 print(f"{path}: added {added} paragraph ids")
-    except (OSError, ValueError, KeyError, yaml.YAMLError) as error:  # ValueError: not UTF-8
+    except (OSError, ValueError, yaml.YAMLError) as error:  # ValueError: not UTF-8, or a bad setting
         print(f"paragraph_ids: {error}", file=sys.stderr)
         return 2
     return 1 if missing else 0

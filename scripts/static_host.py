@@ -11,6 +11,7 @@ with status 404. Text responses are gzip-compressed when the client accepts gzip
 from __future__ import annotations
 
 import argparse
+import contextlib
 import email.utils
 import gzip
 import http.server
@@ -55,7 +56,8 @@ class StaticHandler(http.server.BaseHTTPRequestHandler):
             body = b"Not found"
             self._send(404, "text/plain", body, head_only, modified=None)
             return
-        content_type = TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        suffix = path.suffix.lower()
+        content_type = TYPES.get(suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if content_type.startswith("text/") or content_type.endswith(("javascript", "json", "xml")):
             content_type += "; charset=utf-8"
         stat = path.stat()
@@ -115,8 +117,13 @@ class StaticHandler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def log_message(self, format: str, *args) -> None:
-        if self.server.verbose:
+        if isinstance(self.server, _Server) and self.server.verbose:
             super().log_message(format, *args)
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    verbose = False  # whether each request is logged
 
 
 class StaticHost:
@@ -126,13 +133,12 @@ class StaticHost:
                  extra_headers: dict[str, str] | None = None):
         handler = type("Handler", (StaticHandler,), {
             "root": Path(root).resolve(), "extra_headers": dict(extra_headers or {}), "_gzip_cache": {}})
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-        self.httpd.daemon_threads = True
+        self.httpd = _Server(("127.0.0.1", port), handler)
         self.httpd.verbose = verbose
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="static-host", daemon=True)
 
-    def start(self) -> "StaticHost":
+    def start(self) -> StaticHost:
         self._thread.start()
         return self
 
@@ -141,7 +147,7 @@ class StaticHost:
         self.httpd.server_close()
         self._thread.join(timeout=5)
 
-    def __enter__(self) -> "StaticHost":
+    def __enter__(self) -> StaticHost:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -155,10 +161,8 @@ def main() -> None:
     args = parser.parse_args()
     with StaticHost(args.root, args.port, verbose=True) as host:
         print(f"Serving {args.root} at {host.url} (Ctrl-C stops)", flush=True)
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
 
 
 if __name__ == "__main__":

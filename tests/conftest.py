@@ -1,4 +1,5 @@
-"""Shared helpers: the repository's paths, Markdown conversion, and real site builds."""
+"""Shared helpers: the repository's paths, Markdown conversion, real site builds, and
+look-ups in pages and transcripts that fail the test clearly when nothing is found."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
+
+from msgref.schema import Message, MessageSource
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_TEXT = ROOT / "docs" / "source-text.txt"
@@ -25,7 +29,9 @@ def mkdocs(args: list[str], cwd: Path, timeout: int = 120, **env_extra: str) -> 
     )
 
 
-def build(project: Path, site: Path, strict: bool = True, timeout: int = 120, **env: str) -> subprocess.CompletedProcess:
+def build(
+    project: Path, site: Path, strict: bool = True, timeout: int = 120, **env: str
+) -> subprocess.CompletedProcess:
     return mkdocs(["build", "--strict" if strict else "--clean", "-d", str(site)], cwd=project, timeout=timeout, **env)
 
 
@@ -53,12 +59,38 @@ def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
+Found = TypeVar("Found")
+
+
+def found(result: Found | None, what: str) -> Found:
+    """`result` of a search (`find`, `find_next`, `re.search`, ...); the test fails, naming `what`, when it is None."""
+    assert result is not None, f"not found: {what}"
+    return result
+
+
+def selected(scope: Tag, selector: str) -> Tag:
+    """The first element in `scope` that the CSS `selector` matches; the test fails when none does."""
+    return found(scope.select_one(selector), f"an element matching {selector!r}")
+
+
+def attribute(element: Tag, name: str) -> str:
+    """The value of `element`'s attribute `name`; the test fails when it is missing or a list (as `class` is)."""
+    value = element.get(name)
+    assert isinstance(value, str), f"<{element.name}> has no single-valued attribute {name!r}: {value!r}"
+    return value
+
+
+def message_in(transcript: MessageSource, n: int) -> Message:
+    """Message `n` of `transcript`; the test fails when the transcript does not hold it."""
+    return found(transcript.get(n), f"message {n}")
+
+
 PUBLIC_URL = "https://example.org/silence/"  # a public address below a path, as on GitHub Pages
 
 
 def published(site: Path, **env: str) -> Path:
     """The shipped site built into `site` with `mkdocs build --strict`, and its PDF printed, as publishing does."""
-    result = build(ROOT, site, **env)
+    result = build(ROOT, site, strict=True, timeout=120, **env)
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
     pdf = subprocess.run(

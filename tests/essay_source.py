@@ -35,12 +35,16 @@ def read_source() -> tuple[str, dict[str, list[str]]]:
     for wrong, right in CORRECTIONS.items():
         text = text.replace(wrong, right)
     blocks = [block for block in re.split(r"\n\s*\n", text.strip()) if block.strip()]
-    title, sections, current = blocks[0].strip(), {}, None
+    title = blocks[0].strip()
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
     for block in blocks[1:]:
         if block.strip() in SECTIONS:
             current = sections.setdefault(block.strip(), [])
         elif block.strip() == ">":
             continue  # the source's quotation mark between the two quoted paragraphs
+        elif current is None:
+            raise ValueError(f"{SOURCE_TEXT}: text before the first section: {block!r}")
         elif all(ITEM_RE.match(line) for line in block.splitlines()):
             current.extend(normalize(ITEM_RE.sub("", line)) for line in block.splitlines())
         else:

@@ -3,6 +3,7 @@
 import pytest
 
 import benchmark
+from conftest import message_in
 from msgref.tags import TAG_RE
 from msgref.transcript import load_transcript
 from perf import claude_log, project, report, synthetic, whole_session
@@ -46,6 +47,13 @@ def test_a_synthetic_site_has_a_hook_and_a_plain_variant(tmp_path):
     assert (sites["plain"] / "docs" / "a.md").read_text() == "# A\n\n[msg&#32;3](transcript/index.md#msg-3)\n"
 
 
+def test_the_transcript_settings_are_the_sites_with_the_overrides():
+    site = project.transcript_settings()
+    assert (site.folder, site.messages_per_page) == ("transcript", 500)  # as in mkdocs.yml
+    overridden = project.transcript_settings({"messages_per_page": 300, "context": "all"})
+    assert (overridden.folder, overridden.messages_per_page, overridden.context) == ("transcript", 300, None)
+
+
 def row(messages, hook_seconds, plain_seconds, added_mb=1, file_mb=10, load_seconds=0.05):
     return report.Row(f"{messages} messages", file_mb * 10**6, Run(hook_seconds, (40 + added_mb) * 10**6, ""),
                       Run(plain_seconds, 40 * 10**6, ""), messages, 1.0, True, load_seconds, PageStats(1, 300, 1000))
@@ -66,7 +74,8 @@ def test_budgets_pass_and_fail_on_the_measured_figures():
 
 
 def test_bad_arguments_are_one_line_errors(capsys):
-    for argv in (["--sizes", "ten"], ["--sizes", "0"], ["--set", "context"], ["--pages", "3", "--references", "2"]):
+    for argv in (["--sizes", "ten"], ["--sizes", "0"], ["--set", "context"], ["--set", "contxt=all"],
+                 ["--set", "messages_per_page=0"], ["--pages", "3", "--references", "2"]):
         with pytest.raises(SystemExit) as raised:
             benchmark.parse_args(argv)
         assert raised.value.code == 2
@@ -87,7 +96,7 @@ def test_a_generated_claude_code_log_imports_to_exactly_its_messages(tmp_path):
     whole_session.import_log(log, transcript)  # the site's own importer
     messages = load_transcript(str(transcript))
     assert len(messages) == 300 and messages.numbers == list(range(1, 301))
-    shown = [messages.get(n) for n in messages.numbers]
+    shown = [message_in(messages, n) for n in messages.numbers]
     assert sum(len(m.text) > 100_000 for m in shown) == 3  # 1%
     assert {m.speaker for m in shown} == {"user", "assistant", "tool"}
     assert any(m.tool_name and m.tool_input for m in shown) and any(m.thinking for m in shown)
@@ -112,7 +121,7 @@ def test_whole_session_budgets_pass_fail_and_skip():
     assert passed is None and text == ("100,000 messages, every message shown: no budget past 10,000 messages "
                                        "(9.00 s, peak memory 600 MB)")
     table = report.whole_table([whole(2.0, 1.0, 6.0), whole(2.0, 1.0, None)])
-    assert "| 2.00x | 6.00 s | 3.0x |" in table[2] and "not installed" in table[3]
+    assert "| 2.00x | 6.00 s | 3.0x |" in table[2] and "| not measured | – |" in table[3]
 
 
 def test_whole_session_sizes():

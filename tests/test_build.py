@@ -7,7 +7,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from conftest import ROOT, TRANSCRIPT, build, soup
+from conftest import ROOT, TRANSCRIPT, attribute, build, found, selected, soup
 from essay_source import SECTIONS, cited_numbers, read_source
 
 PAGES = ["index.html", *(f"{p.removesuffix('.md')}/index.html" for p in list(SECTIONS.values())[1:]),
@@ -19,7 +19,7 @@ def html_pages(site: Path) -> list[Path]:
     return sorted(site.rglob("*.html"))
 
 
-def resolve(site: Path, page: Path, href: str):
+def resolve(site: Path, page: Path, href: str) -> tuple[Path, str] | None:
     """The file and fragment an internal link points at, or None for an external link."""
     parts = urlsplit(href)
     if parts.scheme or parts.netloc:
@@ -34,7 +34,7 @@ def resolve(site: Path, page: Path, href: str):
 
 
 def ids_of(path: Path) -> list[str]:
-    return [element["id"] for element in soup(path).find_all(id=True)]
+    return [attribute(element, "id") for element in soup(path).find_all(id=True)]
 
 
 def test_every_page_is_built_and_the_raw_transcript_is_not_published(built_site):
@@ -58,13 +58,15 @@ def test_a_snippet_follows_each_citation_unless_the_page_shows_the_message_besid
     texts = {json.loads(line)["n"]: words(json.loads(line)["text"]) for line in TRANSCRIPT.read_text().splitlines()}
     snippets = set()
     for page in SECTIONS.values():
-        article = soup(built_site / section_html(page)).select_one("article")
+        article = selected(soup(built_site / section_html(page)), "article")
         for mark in article.select(".paragraph-link"):
             mark.decompose()  # a paragraph's number, not its words
         for link in article.select("a.msg-ref"):
-            n, block = int(link.text.split()[1]), link.find_parent(["p", "li"])
+            n = int(link.text.split()[1])
+            block = found(link.find_parent(["p", "li"]), f"the paragraph citing message {n}")
             quotation = block.find_next_sibling()
-            beside = words(block.get_text(" ")) + " " + words(quotation.get_text(" ") if quotation is not None and quotation.name == "blockquote" else "")
+            quoted = quotation.get_text(" ") if quotation is not None and quotation.name == "blockquote" else ""
+            beside = words(block.get_text(" ")) + " " + words(quoted)
             box = block.find_next_sibling(class_="msg-snippets") or block.find(class_="msg-snippets")
             shown = box is not None and link["href"] in [a["href"] for a in box.select("figcaption a")]
             assert shown == (not texts[n] or texts[n] not in beside), (page, n)
@@ -75,7 +77,7 @@ def test_a_snippet_follows_each_citation_unless_the_page_shows_the_message_besid
 
 @pytest.mark.parametrize("page", ["context.md", "response.md", "empty-message.md", "print.md"])
 def test_each_cited_message_text_appears_once_in_what_a_page_shows(built_site, page):
-    article = soup(built_site / section_html(page)).select_one("article")
+    article = selected(soup(built_site / section_html(page)), "article")
     # Previews open on demand; the print page's appendix repeats each cited message on purpose.
     for left_out in article.select(".msg-previews, .cited-messages, .paragraph-link"):
         left_out.decompose()
@@ -106,7 +108,7 @@ def test_each_message_anchor_exists_exactly_once_on_the_site(built_site):
 def test_no_literal_tag_is_left_outside_code(built_site):
     for page in html_pages(built_site):
         document = soup(page)
-        for node in document.body.find_all(string=True):
+        for node in selected(document, "body").find_all(string=True):
             if node.find_parent(["code", "pre", "script", "style"]) is None:
                 assert "[msg " not in node, f"{page}: {node!r}"
 
@@ -120,7 +122,7 @@ def test_every_internal_link_and_anchor_resolves(built_site):
     checked = 0
     for page in html_pages(built_site):
         for link in soup(page).select("article a[href]"):
-            target = resolve(built_site, page, link["href"])
+            target = resolve(built_site, page, attribute(link, "href"))
             if target is None:
                 continue
             path, fragment = target
@@ -135,20 +137,21 @@ def test_the_transcript_page_shows_each_message_and_where_it_is_cited(built_site
     page = built_site / "transcript/index.html"
     document = soup(page)
     for n in MESSAGE_NUMBERS:
-        heading = document.find(id=f"msg-{n}")
+        heading = selected(document, f"#msg-{n}")
         assert heading.name == "h2" and heading.get_text().startswith(f"Message {n} — ")
-        cited_in = heading.find_next(class_="msg-cited-in")
+        cited_in = found(heading.find_next(class_="msg-cited-in"), f"where message {n} is cited")
         links = cited_in.select("a")
         assert links, n
         for link in links:
-            path, fragment = resolve(page.parent.parent, page, link["href"])
+            path, fragment = found(resolve(page.parent.parent, page, attribute(link, "href")), "an internal link")
             target = soup(path).find(id=fragment)
-            assert target is not None and target.get("href", "").endswith(f"#msg-{n}")
-    empty = document.find(id="msg-5855").find_next(class_="msg-body")
+            assert target is not None and attribute(target, "href").endswith(f"#msg-{n}")
+    empty = found(selected(document, "#msg-5855").find_next(class_="msg-body"), "the body of message 5855")
     assert empty.get_text() == "Empty message: no content" and empty.name == "p"
-    described = document.find(id="msg-5853").find_next(class_="msg-body")
+    described = found(selected(document, "#msg-5853").find_next(class_="msg-body"), "the body of message 5853")
     assert "msg-body--described" in described["class"] and described.find("blockquote") is None
-    assert document.find(id="msg-5853").find_next(class_="msg-neighbours").get_text() == "← Message 5852 · Message 5854 →"
+    neighbours = found(selected(document, "#msg-5853").find_next(class_="msg-neighbours"), "the neighbours of 5853")
+    assert neighbours.get_text() == "← Message 5852 · Message 5854 →"
 
 
 # --- Bad input: a clear message naming file and line, and no traceback ---
@@ -174,7 +177,7 @@ def test_an_unknown_message_shows_unresolved_in_a_lenient_build(project, tmp_pat
     page.write_text(page.read_text() + "\nSee [msg 9999].\n")
     result = build(project, tmp_path / "site", strict=False)
     assert result.returncode == 0
-    mark = soup(tmp_path / "site/conclusion/index.html").select_one("mark.msg-ref--unresolved")
+    mark = selected(soup(tmp_path / "site/conclusion/index.html"), "mark.msg-ref--unresolved")
     assert mark.get_text() == "msg 9999 (not in the transcript)"
 
 
@@ -276,7 +279,8 @@ def test_secrets_in_the_transcript_never_reach_the_site(project, tmp_path):
         ("  redact_patterns: [a, b]\n", "extra.transcript.redact_patterns: expected a mapping"),
         ("  redact_patterns: {api: '(unclosed'}\n", "redact_patterns: api: not a valid regular expression"),
         ("  message_chars: 0\n", "extra.transcript.message_chars: expected a whole number of 1 or more, found 0"),
-        ("  mesages_per_page: 3\n", "extra.transcript: unknown setting 'mesages_per_page'; did you mean messages_per_page?"),
+        ("  mesages_per_page: 3\n",
+         "extra.transcript: unknown setting 'mesages_per_page'; did you mean messages_per_page?"),
     ],
 )
 def test_a_bad_transcript_setting_stops_the_build_with_a_clear_message(project, tmp_path, setting, expected):

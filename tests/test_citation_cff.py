@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from cffconvert import Citation
-from jsonschema.exceptions import ValidationError
+from cffconvert import Citation  # type: ignore[import-untyped]  # cffconvert ships no type hints
+from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]  # its hints ship apart, as types-jsonschema
 from mkdocs.utils.yaml import yaml_load
 
 from conftest import ROOT

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import html
 
-import extruct
+import extruct  # type: ignore[import-untyped]  # extruct ships no type hints
 import pytest
 from bs4 import BeautifulSoup
 
+from conftest import attribute, selected
 from essaycite.head import ESSAY, PAGE, SECTION, Head, json_ld_script_text, page_head
-from test_citation_formats import META, NAMED, SECTION as CONTEXT, SITE, TITLE
+from test_citation_formats import META, NAMED, SITE, TITLE
+from test_citation_formats import SECTION as CONTEXT
 
 PARTS = [META.part("Introduction", "", "introduction"), CONTEXT, META.part("Conclusion", "conclusion/")]
 TRANSCRIPT = META.part("Transcript", "transcript/")
@@ -33,9 +35,9 @@ def read(head: Head, url: str) -> dict:
     """What extruct finds, plus the <meta name> tags it has no syntax for."""
     document = page_html(head)
     data = extruct.extract(document, base_url=url, syntaxes=["json-ld", "opengraph", "dublincore"])
-    names = {}
-    for tag in BeautifulSoup(document, "html.parser").head.find_all("meta", attrs={"name": True}):
-        names.setdefault(tag["name"], []).append(tag["content"])
+    names: dict[str, list[str]] = {}
+    for tag in selected(BeautifulSoup(document, "html.parser"), "head").find_all("meta", attrs={"name": True}):
+        names.setdefault(attribute(tag, "name"), []).append(attribute(tag, "content"))
     (og,) = data["opengraph"]
     data["og"] = dict(og["properties"])
     data["names"] = names
@@ -54,8 +56,8 @@ def test_the_home_page_describes_the_essay():
     data = read(page_head(META, ESSAY, parts=PARTS, pdf_url="essay.pdf", fulltext_url="print/"), SITE)
     (article,) = data["json-ld"]
     assert article["@type"] == "ScholarlyArticle" and article["@id"] == SITE and article["name"] == TITLE
-    assert [(p["position"], p["@id"]) for p in article["hasPart"]] == [(1, SITE + "#introduction"),
-                                                                       (2, SITE + "context/"), (3, SITE + "conclusion/")]
+    assert [(p["position"], p["@id"]) for p in article["hasPart"]] == [
+        (1, SITE + "#introduction"), (2, SITE + "context/"), (3, SITE + "conclusion/")]
     assert article["version"] == "1" and article["datePublished"] == "2026-12-02"
     names = data["names"]
     assert names["citation_title"] == [TITLE] and names["citation_publication_date"] == ["2026/12/02"]

@@ -11,9 +11,9 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup, NavigableString
+from bs4 import BeautifulSoup, NavigableString, Tag
 
-from conftest import ROOT
+from conftest import ROOT, found, selected
 from essay_source import SECTIONS
 from essaycite.exchange import biblatex, bibtex, csl_item
 from essaycite.formats import Reference, apa, chicago, downloads, mla, sentence_case
@@ -64,20 +64,20 @@ def citeproc_entries(style: str, items: list[dict]) -> dict[str, str]:
 
 def segments_of_html(entry: str) -> list[tuple[str, str]]:
     """An entry's HTML as runs: text, and italics."""
-    div = BeautifulSoup(entry, "html.parser").find("div", class_="csl-entry")
+    div = selected(BeautifulSoup(entry, "html.parser"), "div.csl-entry")
     runs = []
     for node in div.children:
         if isinstance(node, NavigableString):
             runs.append(("text", str(node)))
         else:
-            assert node.name == "i", entry  # nothing but text and italics in these entries
+            assert isinstance(node, Tag) and node.name == "i", entry  # nothing but text and italics in these entries
             runs.append(("italic", node.get_text()))
     return runs
 
 
 def segments_of_reference(reference: Reference) -> list[tuple[str, str]]:
     """A Reference as citeproc-js writes it: a URL is text there, not a link."""
-    runs = []
+    runs: list[tuple[str, str]] = []
     for kind, text in reference.runs:
         kind = "text" if kind == "url" else kind
         if runs and runs[-1][0] == kind:
@@ -137,7 +137,7 @@ def bbl_entries(bbl: str) -> dict[str, tuple[str, str]]:
     items = re.split(r"\\bibitem", bbl)[1:]
     result = {}
     for item in items:
-        match = re.match(r"(?:\[(.*?)\])?\{([^}]+)\}(.*)", item, re.DOTALL)
+        match = found(re.match(r"(?:\[(.*?)\])?\{([^}]+)\}(.*)", item, re.DOTALL), "the key of a \\bibitem")
         result[match.group(2)] = (" ".join((match.group(1) or "").split()), " ".join(match.group(3).split()))
     return result
 

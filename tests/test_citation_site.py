@@ -5,10 +5,11 @@ import json
 import re
 import subprocess
 
-import extruct
+import extruct  # type: ignore[import-untyped]  # extruct ships no type hints
 import pytest
+from bs4 import Tag
 
-from conftest import PUBLIC_URL, TRANSCRIPT, soup
+from conftest import PUBLIC_URL, TRANSCRIPT, attribute, found, selected, soup
 from essay_source import SECTIONS
 from test_citation_processors import citeproc_entries, segments_of_html
 
@@ -25,14 +26,15 @@ def section_url(page: str) -> str:
     return PUBLIC_URL + ("#introduction" if page == "index.md" else page.removesuffix(".md") + "/")
 
 
-def shown_citations(box) -> dict:
-    return {dt.get_text(): dt.find_next_sibling("dd") for dt in box.select("dl.citations dt")}
+def shown_citations(box: Tag) -> dict[str, Tag]:
+    return {dt.get_text(): found(dt.find_next_sibling("dd"), f"the citation in {dt.get_text()}")
+            for dt in box.select("dl.citations dt")}
 
 
-def runs_of(entry) -> list[tuple[str, str]]:
+def runs_of(entry: Tag) -> list[tuple[str, str]]:
     """A shown citation as runs of text and italics (its link is text, as citeproc-js writes it)."""
-    runs = []
-    for node in entry.select_one("p.citation").children:
+    runs: list[tuple[str, str]] = []
+    for node in selected(entry, "p.citation").children:
         kind = "italic" if getattr(node, "name", None) == "i" else "text"
         text = node.get_text() if hasattr(node, "get_text") else str(node)
         if runs and runs[-1][0] == kind:
@@ -44,15 +46,15 @@ def runs_of(entry) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("heading, page", SECTIONS.items())
 def test_each_section_has_its_citation_in_every_style(public_site, heading, page):
-    box = soup(public_site / page_path(page)).select_one("article details.cite-this")
-    assert box.summary.get_text() == "Cite this section"
+    box = selected(soup(public_site / page_path(page)), "article details.cite-this")
+    assert selected(box, "summary").get_text() == "Cite this section"
     citations = shown_citations(box)
     assert list(citations) == STYLES
     url = section_url(page)
     for style, entry in citations.items():
-        text = entry.find(["p", "pre"]).get_text()
+        text = found(entry.find(["p", "pre"]), f"the {style} citation").get_text()
         assert url in text and "2026" in text, style
-        assert entry.select_one("button.cite-copy")["data-copy"] == text.rstrip()
+        assert selected(entry, "button.cite-copy")["data-copy"] == text.rstrip()
     assert "1st ed." in citations["MLA"].get_text() and "1st ed." in citations["Chicago"].get_text()
     assert "1st edition" in citations["BibTeX"].get_text() and "version = {1}" in citations["biblatex"].get_text()
     heading = heading.replace("'", "\u2019")  # typographic, as citeproc-js prints it
@@ -66,7 +68,7 @@ def test_the_shown_citations_are_what_citeproc_js_makes_of_the_download(public_s
     for style in ("MLA", "Chicago"):  # APA differs only in sentence case: see test_citation_processors
         entries = citeproc_entries(style, items)
         for page in SECTIONS.values():
-            shown = shown_citations(soup(public_site / page_path(page)).select_one("article details.cite-this"))
+            shown = shown_citations(selected(soup(public_site / page_path(page)), "article details.cite-this"))
             assert runs_of(shown[style]) == segments_of_html(entries[by_url[section_url(page)]]), (style, page)
 
 
@@ -84,7 +86,8 @@ def test_the_downloads_hold_the_essay_and_every_section(public_site):
 
 def test_the_downloads_and_pdf_are_linked_from_every_section(public_site):
     for page in SECTIONS.values():
-        links = {a.get_text(): a["href"] for a in soup(public_site / page_path(page)).select(".cite-this .cite-links a")}
+        links = {a.get_text(): a["href"]
+                 for a in soup(public_site / page_path(page)).select(".cite-this .cite-links a")}
         assert {"BibTeX (whole essay)", "biblatex (whole essay)", "RIS (whole essay)", "CSL-JSON (whole essay)",
                 "PDF", "How to cite"} <= set(links)
 
@@ -94,11 +97,11 @@ def metadata(public_site, path: str) -> dict:
     return extruct.extract(html, base_url=PUBLIC_URL, syntaxes=["json-ld", "opengraph"], uniform=True)
 
 
-def names(public_site, path: str) -> dict:
-    found = {}
-    for tag in soup(public_site / path).head.find_all("meta", attrs={"name": True}):
-        found.setdefault(tag["name"], tag["content"])
-    return found
+def names(public_site, path: str) -> dict[str, str]:
+    by_name: dict[str, str] = {}
+    for tag in selected(soup(public_site / path), "head").find_all("meta", attrs={"name": True}):
+        by_name.setdefault(attribute(tag, "name"), attribute(tag, "content"))
+    return by_name
 
 
 def test_the_home_page_describes_the_essay(public_site):
@@ -133,21 +136,21 @@ def test_other_pages_do_not_claim_to_be_the_article(public_site, path):
 
 @pytest.mark.parametrize("path", ["index.html", "context/index.html", "transcript/index.html", "print/index.html"])
 def test_every_page_has_a_link_preview(public_site, path):
-    tags = soup(public_site / path).head
+    tags = selected(soup(public_site / path), "head")
     (graph,) = metadata(public_site, path)["opengraph"]
     assert graph["og:site_name"] == "The Silence That Speaks" and graph["og:url"].startswith(PUBLIC_URL)
     assert graph["og:title"] and graph["og:description"] and graph["@type"] in ("article", "website")
-    assert tags.find("meta", attrs={"name": "twitter:card"})["content"] == "summary"
+    assert found(tags.find("meta", attrs={"name": "twitter:card"}), "the twitter:card tag")["content"] == "summary"
 
 
 def test_each_message_offers_its_citation_and_address(public_site):
     document = soup(public_site / "transcript/index.html")
     for n in MESSAGES:
-        box = document.find(id=f"msg-{n}").find_next("details", class_="cite-this")
-        assert box.summary.get_text() == "Cite this message"
+        box = found(selected(document, f"#msg-{n}").find_next("details", class_="cite-this"), f"Cite this message {n}")
+        assert selected(box, "summary").get_text() == "Cite this message"
         address = f"{PUBLIC_URL}transcript/#msg-{n}"
-        assert box.select_one(".cite-address a")["href"] == address
-        assert box.select_one(".cite-address button.cite-copy")["data-copy"] == address
+        assert selected(box, ".cite-address a")["href"] == address
+        assert selected(box, ".cite-address button.cite-copy")["data-copy"] == address
         citations = shown_citations(box)
         assert list(citations) == STYLES
         assert all(address in entry.get_text() for entry in citations.values())
@@ -161,12 +164,12 @@ def test_how_to_cite_shows_the_essay_a_section_a_paragraph_and_a_message(public_
     assert f"{PUBLIC_URL}empty-message/" in shown[1].get_text()
     assert "Paragraph 2 of “The Context: A Model That Produces Garbage”" in shown[2].get_text()
     assert f"{PUBLIC_URL}context/#p-the-initial-deployment-attempt" in shown[2].get_text()
-    assert shown[3].select_one(".cite-address a")["href"] == f"{PUBLIC_URL}transcript/#msg-5855"
+    assert selected(shown[3], ".cite-address a")["href"] == f"{PUBLIC_URL}transcript/#msg-5855"
 
 
 def test_the_whole_essay_opens_with_its_citation(public_site):
-    article = soup(public_site / "print/index.html").select_one("article")
-    first = article.find("h1").find_next_sibling()
+    article = selected(soup(public_site / "print/index.html"), "article")
+    first = found(selected(article, "h1").find_next_sibling(), "what follows the essay's title")
     assert "essay-citation" in first["class"] and PUBLIC_URL in first.get_text()
 
 

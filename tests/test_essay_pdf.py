@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT
+from conftest import ROOT, found
 from essay_pdf import PdfError, page_in_site
 
 SCRIPT = ROOT / "scripts" / "essay_pdf.py"
@@ -176,11 +176,14 @@ def test_chromium_receives_the_served_page(site, tmp_path):
     output = tmp_path / "essay.pdf"
     result = run(site, "-o", output, "--chromium", stand_in(tmp_path, fetch))
     assert result.returncode == 0, result.stderr
-    assert PdfReader(output).metadata.subject == (site / "print" / "index.html").read_text(encoding="utf-8")
+    metadata = found(PdfReader(output).metadata, "the PDF's metadata")
+    assert metadata.subject == (site / "print" / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_pdf_that_cannot_be_read_is_reported(site, tmp_path):
-    broken = f'"{sys.executable}" -c "import sys; open([a for a in sys.argv if a.startswith(\'--print-to-pdf=\')][0].split(\'=\', 1)[1], \'wb\').write(b\'%PDF-1.4 broken\')" "$@"'
+    broken = (f'"{sys.executable}" -c "import sys; '
+              'open([a for a in sys.argv if a.startswith(\'--print-to-pdf=\')][0].split(\'=\', 1)[1], \'wb\')'
+              '.write(b\'%PDF-1.4 broken\')" "$@"')
     output = tmp_path / "essay.pdf"
     assert_one_line_error(run(site, "-o", output, "--chromium", stand_in(tmp_path, broken)), "cannot be read")
     assert not output.exists() and leftovers(tmp_path) == []

@@ -4,11 +4,12 @@ import json
 
 import pytest
 
-from conftest import TRANSCRIPT, soup
+from conftest import TRANSCRIPT, attribute, found, selected, soup
 from essay_source import SECTIONS, as_rendered, cited_numbers, normalize, read_source
 
 # Site furniture and editorial marks: not the author's words.
-NOT_THE_ESSAY = ".headerlink, .paragraph-link, .cite-this, .msg-snippets, .msg-previews, .editorial-mark, .editorial-gap, nav.essay-contents, .md-content__button"
+NOT_THE_ESSAY = (".headerlink, .paragraph-link, .cite-this, .msg-snippets, .msg-previews, .editorial-mark, "
+                 ".editorial-gap, nav.essay-contents, .md-content__button")
 
 
 def page_html(site, page):
@@ -16,7 +17,7 @@ def page_html(site, page):
 
 
 def essay_blocks(site, page) -> list[str]:
-    article = soup(page_html(site, page)).select_one("article.md-content__inner")
+    article = selected(soup(page_html(site, page)), "article.md-content__inner")
     for furniture in article.select(NOT_THE_ESSAY):
         furniture.decompose()
     blocks = []
@@ -48,21 +49,24 @@ def test_numbered_points_are_numbered_lists_with_their_own_anchors(built_site):
 
 def test_editorial_changes_are_marked_where_they_happen(built_site):
     context = soup(page_html(built_site, "context.md"))
-    mark = context.select_one("a.editorial-mark")
+    mark = selected(context, "a.editorial-mark")
     assert mark["href"] == "../note-on-the-text/#ed-1"
-    assert mark.find_previous("a", class_="msg-ref")["href"].endswith("#msg-5852")
+    citation = found(mark.find_previous("a", class_="msg-ref"), "a citation before the mark")
+    assert attribute(citation, "href").endswith("#msg-5852")
 
-    gap = soup(page_html(built_site, "interpretation.md")).select_one(".editorial-gap")
+    gap = selected(soup(page_html(built_site, "interpretation.md")), ".editorial-gap")
     assert "The source text breaks off here" in gap.text
-    assert gap.a["href"] == "../note-on-the-text/#ed-2"
-    assert gap.find_previous_sibling("p").contents[-2].endswith("that:")  # the last is its ¶ link
+    assert selected(gap, "a")["href"] == "../note-on-the-text/#ed-2"
+    paragraph = found(gap.find_previous_sibling("p"), "the paragraph before the gap")
+    before = paragraph.contents[-2]  # the last is its ¶ link
+    assert isinstance(before, str) and before.endswith("that:")
 
     note = soup(page_html(built_site, "note-on-the-text.md"))
     assert note.find(id="ed-1") and note.find(id="ed-2")
 
 
 def test_the_quoted_message_is_a_block_quote_of_its_two_paragraphs(built_site):
-    article = soup(page_html(built_site, "response.md")).select_one("article")
+    article = selected(soup(page_html(built_site, "response.md")), "article")
     quotes = [q for q in article.find_all("blockquote") if not q.find_parent(class_=["msg-snippets", "msg-previews"])]
     assert len(quotes) == 1
     first, second = quotes[0].find_all("p")
@@ -82,7 +86,7 @@ def test_the_quoted_message_is_a_block_quote_of_its_two_paragraphs(built_site):
     ],
 )
 def test_flags_commands_and_model_names_are_inline_code(built_site, page, code):
-    article = soup(page_html(built_site, page)).select_one("article")
+    article = selected(soup(page_html(built_site, page)), "article")
     assert code in [c.get_text() for c in article.find_all("code")]
 
 

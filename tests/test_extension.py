@@ -1,16 +1,16 @@
 """The `[msg N]` expansion, run through Python-Markdown alone (no MkDocs)."""
 
-import json
 import textwrap
 
 import markdown
 import pytest
 from bs4 import BeautifulSoup
 
+from conftest import selected
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgref.tags import MARK_OPEN, strip_markers
-from msgref.transcript import parse_transcript
+from transcripts import MemoryTranscript
 
 MESSAGES = [
     {"n": 1, "speaker": "user", "provenance": "verbatim", "text": "Use <b>bold</b> & <script>alert(1)</script>"},
@@ -24,7 +24,7 @@ class Converter:
     """Converts Markdown with the extension, standing in for the build it serves."""
 
     def __init__(self):
-        self.transcript = parse_transcript([json.dumps(m).encode() for m in MESSAGES], "t.jsonl")
+        self.transcript = MemoryTranscript(MESSAGES)
         self.warnings = []
         self.citations = CitationRegistry()
         self.page = PageInProgress("page.md", "page.md")
@@ -65,7 +65,7 @@ def test_a_tag_becomes_a_link_with_its_snippet_beside_the_paragraph(convert):
     link = page.select_one("p a.msg-ref")
     assert link["href"] == "transcript.md#msg-1" and link.text == "msg 1" and link["id"] == "cite-1"
     assert not link.has_attr("title")  # the page's preview shows the message instead
-    paragraph, shown, following = page.find_all(recursive=False)
+    _paragraph, shown, following = page.find_all(recursive=False)
     assert "msg-snippets" in shown["class"] and following.text == "Next paragraph."
     assert shown.select_one("blockquote.msg-body--verbatim").text == MESSAGES[0]["text"]
     assert shown.select_one("figcaption a")["href"] == "transcript.md#msg-1"
@@ -176,13 +176,15 @@ def test_messages_described_in_one_breath_share_one_snippet():
         {"n": 6, "speaker": "unknown", "provenance": "described", "text": "both", "described_with": [5]},
     ]
     converter = Converter()
-    converter.transcript = parse_transcript([json.dumps(r).encode() for r in records], "t.jsonl")
+    converter.transcript = MemoryTranscript(records)
     page = converter("Failed ([msg 5], [msg 6]).\n\nAlone [msg 6].")
     together, alone = page.select(".msg-snippets")
     assert len(together.select("figure")) == 1
     assert [a.text for a in together.select("figcaption a")] == ["Message 5", "Message 6"]
-    assert together.select_one(".msg-body__note").text.startswith("The essay describes messages 5 and 6 in one sentence")
-    assert alone.select_one(".msg-body__note").text.startswith("The essay describes this message together with message 5")
+    assert selected(together, ".msg-body__note").text.startswith(
+        "The essay describes messages 5 and 6 in one sentence")
+    assert selected(alone, ".msg-body__note").text.startswith(
+        "The essay describes this message together with message 5")
 
 
 def test_a_derived_page_is_neither_recorded_nor_warned_about(convert):
@@ -195,9 +197,7 @@ def test_a_derived_page_is_neither_recorded_nor_warned_about(convert):
 
 def test_markdown_placeholders_and_marks_in_a_message_stay_inert(convert):
     placeholder = "x \x02wzxhzdk:0\x03 y \ue000\ue011\ue001 \ud83d"
-    convert.transcript = parse_transcript(
-        [json.dumps({"n": 1, "speaker": "user", "provenance": "verbatim", "text": placeholder}).encode()], "t.jsonl"
-    )
+    convert.transcript = MemoryTranscript([{"n": 1, "speaker": "user", "provenance": "verbatim", "text": placeholder}])
     page = convert('<b onclick="alert(1)">raw</b> cites [msg 1].')
     assert page.select("[onclick]") == [page.find("b")]  # only the page's own raw HTML
     shown = page.select_one(".msg-snippet .msg-body__text").text

@@ -3,6 +3,7 @@ printer write theirs: only a regular file is ever replaced."""
 
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -12,13 +13,12 @@ from sitebuild.files import replaced_when_done
 def test_a_file_is_replaced_only_when_the_block_ends_well(tmp_path):
     path = tmp_path / "out.txt"
     path.write_text("before")
-    with pytest.raises(RuntimeError):
-        with replaced_when_done(path) as partial:
-            open(partial, "w").write("half")
-            raise RuntimeError("failed on the way")
+    with pytest.raises(RuntimeError), replaced_when_done(path) as partial:
+        Path(partial).write_text("half")
+        raise RuntimeError("failed on the way")
     assert path.read_text() == "before" and sorted(os.listdir(tmp_path)) == ["out.txt"]
     with replaced_when_done(path) as partial:
-        open(partial, "w").write("after")
+        Path(partial).write_text("after")
     assert path.read_text() == "after" and sorted(os.listdir(tmp_path)) == ["out.txt"]
 
 
@@ -28,7 +28,7 @@ def test_a_symbolic_link_stays_and_the_file_it_names_is_replaced(tmp_path):
     link.symlink_to("real.txt")
     with replaced_when_done(link) as partial:
         assert os.path.dirname(partial) == str(tmp_path)
-        open(partial, "w").write("after")
+        Path(partial).write_text("after")
     assert os.readlink(link) == "real.txt" and (tmp_path / "real.txt").read_text() == "after"
 
 
@@ -43,7 +43,6 @@ def test_a_named_pipe_is_written_directly(tmp_path):
 def test_a_folder_is_never_replaced(tmp_path):
     folder = tmp_path / "out"
     folder.mkdir()
-    with pytest.raises(IsADirectoryError, match="a folder, which is never replaced"):
-        with replaced_when_done(folder):
-            pass
+    with pytest.raises(IsADirectoryError, match="a folder, which is never replaced"), replaced_when_done(folder):
+        pass
     assert folder.is_dir() and os.listdir(tmp_path) == ["out"]

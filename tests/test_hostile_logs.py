@@ -92,7 +92,8 @@ def test_a_folder_as_the_output_is_refused(tmp_path, log):
     folder = tmp_path / "transcripts"
     folder.mkdir()
     result = run_cli(log, "-o", folder)
-    assert (result.returncode, result.stderr) == (1, f"{folder}: cannot write here: a folder, which is never replaced\n")
+    expected = f"{folder}: cannot write here: a folder, which is never replaced\n"
+    assert (result.returncode, result.stderr) == (1, expected)
     assert list(folder.iterdir()) == []
 
 
@@ -113,7 +114,8 @@ def test_a_report_that_cannot_be_written_leaves_the_previous_transcript(tmp_path
     report = tmp_path / "reports"
     report.mkdir()
     result = run_cli(log, "-o", output, "--report", report)
-    assert (result.returncode, result.stderr) == (1, f"{report}: cannot write here: a folder, which is never replaced\n")
+    expected = f"{report}: cannot write here: a folder, which is never replaced\n"
+    assert (result.returncode, result.stderr) == (1, expected)
     assert output.read_text() == "the previous transcript\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["reports", "session.jsonl", "t.jsonl"]
 
@@ -165,8 +167,10 @@ def test_an_element_of_a_json_document_nested_too_deeply_stops_the_import_naming
 def test_tool_arguments_nested_too_deeply_stay_text(tmp_path):
     arguments = json.dumps({"a": json.loads(deep_list(120))})
     source = tmp_path / "chat.json"
-    source.write_text(json.dumps([{"role": "user", "content": "go"}, {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "c1", "type": "function", "function": {"name": "run", "arguments": arguments}}]}]))
+    source.write_text(json.dumps([
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "run", "arguments": arguments}}]}]))
     output = tmp_path / "t.jsonl"
     assert run_cli(source, "-o", output).returncode == 0
     call = [json.loads(line) for line in output.read_text().splitlines()][1]
@@ -178,7 +182,8 @@ def test_tool_arguments_nested_too_deeply_stay_text(tmp_path):
 
 def test_a_secret_used_as_a_key_is_redacted_and_reported(tmp_path):
     source = tmp_path / "session.jsonl"
-    call = {"type": "tool_use", "id": "toolu_1", "name": "Configure", "input": {SECRET_KEY: "x", "env": {SECRET_KEY: 1}}}
+    call = {"type": "tool_use", "id": "toolu_1", "name": "Configure",
+            "input": {SECRET_KEY: "x", "env": {SECRET_KEY: 1}}}
     reply = {"type": "assistant", "uuid": "a1", "message": {"id": "m1", "content": [call]}}
     source.write_text(user_line("configure it") + "\n" + json.dumps(reply) + "\n")
     output, report = tmp_path / "t.jsonl", tmp_path / "report.txt"

@@ -11,8 +11,9 @@ import json
 import re
 
 import pytest
+from bs4 import Tag
 
-from conftest import build, copy_project, soup
+from conftest import build, copy_project, found, selected, soup
 
 SECRET_KEY = "sk-ant-" + "api03-" + "k" * 40  # fake, built at run time
 LONG_TEXT = "".join(f"line {i}: " + "word " * 20 + "\n" for i in range(400))  # about 46,000 characters
@@ -102,9 +103,15 @@ def page(site, name):
     return soup(site / "cases" / name / "index.html").select_one("article")
 
 
+def cited_in(site, n: int) -> Tag:
+    """What the transcript page lists as the places that cite message `n`."""
+    heading = selected(soup(site / "transcript/index.html"), f"#msg-{n}")
+    return found(heading.find_next(class_="msg-cited-in"), f"where message {n} is cited")
+
+
 def warnings_of(stderr: str, name: str) -> list[tuple[int, str]]:
-    found = re.findall(rf"^WARNING\s+-\s+docs/cases/{re.escape(name)}\.md:(\d+): (.*)$", stderr, re.MULTILINE)
-    return [(int(line), text) for line, text in found]
+    warnings = re.findall(rf"^WARNING\s+-\s+docs/cases/{re.escape(name)}\.md:(\d+): (.*)$", stderr, re.MULTILINE)
+    return [(int(line), text) for line, text in warnings]
 
 
 def test_the_strict_build_fails_on_the_warnings_and_never_with_a_traceback(hostile_site):
@@ -135,8 +142,8 @@ def citation_links(article):
 ])
 def test_a_tag_in_an_attribute_is_left_as_written(hostile_site, name, element, attribute, value):
     article = page(hostile_site[0], name)
-    assert [found[attribute] for found in article.find_all(element, attrs={attribute: True})
-            if "headerlink" not in found.get("class", [])] == [value]
+    assert [tag[attribute] for tag in article.find_all(element, attrs={attribute: True})
+            if "headerlink" not in tag.get("class", [])] == [value]
     assert citation_links(article) == [] and article.select(".msg-snippets") == []
 
 
@@ -166,8 +173,7 @@ def test_a_tag_in_an_admonition_title_is_a_citation_like_any_other(hostile_site)
     link = note.select_one(".admonition-title a.msg-ref")
     assert link["id"] == "cite-5853" and link["href"] == "../../transcript/#msg-5853"
     assert note.select_one(".msg-snippets figcaption a")["href"] == link["href"]
-    cited_in = soup(site / "transcript/index.html").find(id="msg-5853").find_next(class_="msg-cited-in")
-    assert "../cases/admonition-title/#cite-5853" in [a["href"] for a in cited_in.select("a")]
+    assert "../cases/admonition-title/#cite-5853" in [a["href"] for a in cited_in(site, 5853).select("a")]
 
 
 def test_near_misses_stay_as_written(hostile_site):
@@ -188,16 +194,14 @@ def test_citations_are_numbered_and_listed_in_page_order(hostile_site):
     article = page(site, "page-order")
     assert [(a["id"], a.find_parent(["p", "li"]).get_text().split()[0]) for a in citation_links(article)] == [
         ("cite-5856", "First"), ("cite-5856-2", "Quoted"), ("cite-5856-3", "listed"), ("cite-5856-4", "Last")]
-    cited_in = soup(site / "transcript/index.html").find(id="msg-5856").find_next(class_="msg-cited-in")
-    hrefs = [a["href"] for a in cited_in.select("a")]
+    hrefs = [a["href"] for a in cited_in(site, 5856).select("a")]
     # The essay's pages first, in the order of the navigation, then the cases' page, in its own order.
     assert hrefs == ["../empty-message/#cite-5856", "../interpretation/#cite-5856",
                      *(f"../cases/page-order/#cite-5856{suffix}" for suffix in ("", "-2", "-3", "-4"))]
 
 
 def test_cited_in_excerpts_keep_entities_and_escaped_characters(hostile_site):
-    cited_in = soup(hostile_site[0] / "transcript/index.html").find(id="msg-5854").find_next(class_="msg-cited-in")
-    excerpts = [item.get_text() for item in cited_in.select("li")]
+    excerpts = [item.get_text() for item in cited_in(hostile_site[0], 5854).select("li")]
     assert any(text.endswith(": “Smith & Jones wrote *this* msg 5854.”") for text in excerpts), excerpts
 
 
@@ -234,6 +238,7 @@ def test_a_secret_used_as_a_key_is_redacted_and_reported(hostile_site):
     for path in site.rglob("*"):
         if path.is_file():
             assert SECRET_KEY.encode() not in path.read_bytes(), path
-    entry = soup(site / "transcript/index.html").find(id="msg-9001").find_next(class_="msg-tool")
-    assert json.loads(entry.pre.get_text())["[REDACTED: anthropic-key]"] == "a secret as a key"
+    heading = selected(soup(site / "transcript/index.html"), "#msg-9001")
+    entry = found(heading.find_next(class_="msg-tool"), "the tool call of message 9001")
+    assert json.loads(selected(entry, "pre").get_text())["[REDACTED: anthropic-key]"] == "a secret as a key"
 

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import build, soup
+from conftest import build, found, selected, soup
 
 TRANSCRIPT = "docs/transcript.jsonl"
 
@@ -50,7 +50,8 @@ def test_a_tool_input_nested_too_deeply_is_refused_naming_its_line(project, tmp_
 
 def test_a_line_nested_deeper_than_the_parsers_can_follow_is_refused_naming_it(project, tmp_path):
     deep = "[" * 5000 + "]" * 5000
-    line = add_record(project, f'{{"n": 9001, "speaker": "tool", "provenance": "verbatim", "text": "", "tool_input": {deep}}}')
+    fields = '"n": 9001, "speaker": "tool", "provenance": "verbatim", "text": ""'
+    line = add_record(project, f'{{{fields}, "tool_input": {deep}}}')
     assert_stops(build(project, tmp_path / "site"),
                  f"{TRANSCRIPT}:{line}: nests deeper than 100 levels, the most a message may hold")
 
@@ -62,7 +63,8 @@ def test_a_tool_input_just_within_the_limit_is_shown(project, tmp_path):
     (project / "docs" / "conclusion.md").open("a").write("\nDeep [msg 9001].\n")
     result = build(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
-    shown = soup(tmp_path / "site/transcript/index.html").find(id="msg-9001").find_next("pre").get_text()
+    heading = selected(soup(tmp_path / "site/transcript/index.html"), "#msg-9001")
+    shown = found(heading.find_next("pre"), "the tool input of message 9001").get_text()
     assert json.loads(shown) == nested(100)
 
 
@@ -108,7 +110,7 @@ def test_a_byte_order_mark_at_the_start_of_the_transcript_is_accepted(project, t
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     result = build(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
-    first = soup(tmp_path / "site/transcript/index.html").find(id="msg-5843")
+    first = selected(soup(tmp_path / "site/transcript/index.html"), "#msg-5843")
     assert first.get_text().startswith("Message 5843 — sender not stated")
 
 

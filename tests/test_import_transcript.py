@@ -20,10 +20,9 @@ import pytest
 
 import import_transcript
 from msgref.redact import Redactor
-from msgref.transcript import load_transcript, parse_transcript
+from msgref.transcript import load_transcript
 from test_redact import planted_secrets
-from transcript_formats import ReadStats, detect, read_messages
-from transcript_formats import json_stream
+from transcript_formats import ReadStats, detect, json_stream, read_messages
 from transcript_formats.progress import Progress
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,9 +46,8 @@ def import_sample(tmp_path: Path, source: Path, *options: str, capsys=None) -> l
     assert import_transcript.main([str(source), "-o", str(output), *options]) == 0
     redactor = _redactor_of(options)
     transcript = load_transcript(str(output), seal_key=redactor.fingerprint if redactor else None)
-    assert transcript.sealed == (frozenset(transcript.numbers) if redactor else frozenset())
-    with open(output, "rb") as file:
-        assert len(parse_transcript(file, str(output))) == len(transcript)
+    verified = {message.n for message in transcript if transcript.seal_verified(message.n)}
+    assert verified == (set(transcript.numbers) if redactor else set())
     records = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
     assert [record["n"] for record in records] == list(range(1, len(records) + 1))
     assert {record["provenance"] for record in records} == {"verbatim"}
@@ -93,6 +91,10 @@ SAMPLE_COUNTS = {
     # follows it); 3 tool calls and their 3 results; the final reply. The two event_msg
     # copies of the user message and the reply are not counted: 1+1+6+1 = 9.
     "codex-rollout_synthetic.jsonl": ("codex", 9),
+    # A real rollout: 3 user messages (the project instructions Codex sends first, two
+    # requests), 4 replies, 12 tool calls and their 12 outputs; its 5 reasoning items
+    # are encrypted only, not counted: 3+4+12+12 = 31.
+    "codemie-code_codex_rollout_reasoning_message.jsonl": ("codex", 31),
     # System prompt passed over; user; 2 parallel tool calls (a reply with no text is
     # only its calls); 2 results; a reply with reasoning; user; an empty reply: 8.
     "openai_chat_tools.json": ("openai", 8),
@@ -286,6 +288,78 @@ def test_codex_rollouts_without_envelopes(tmp_path):
     ]
 
 
+REAL_ROLLOUT = SAMPLES / "codemie-code_codex_rollout_reasoning_message.jsonl"
+
+
+def test_codex_real_rollout_reasoning_and_replies(tmp_path, capsys):
+    """A reasoning model's rollout: each `reasoning` item holds only encrypted content
+    (an empty summary), so it is not counted, and the reply after it has no thinking."""
+    records = import_sample(tmp_path, REAL_ROLLOUT)
+    assert "reasoning with no readable text 5" in capsys.readouterr().err
+    shape = [r.get("tool_name") or r["speaker"] for r in records]
+    assert shape == [
+        "user", "user", "exec_command", "tool", "write_stdin", "tool", "assistant",
+        "user", "assistant", "exec_command", "tool", "write_stdin", "tool",
+        "write_stdin", "tool", "write_stdin", "tool", "assistant",
+        "exec_command", "exec_command", "exec_command", "tool", "tool", "tool",
+        "write_stdin", "write_stdin", "write_stdin", "tool", "tool", "tool", "assistant",
+    ]
+    # The project instructions Codex sends with the first turn are a user message.
+    assert records[0]["text"].startswith("# AGENTS.md instructions for /Users/Sample_User/repos/codemie-ai/")
+    assert records[1]["text"] == "show tools"
+    replies = [r for r in records if r["speaker"] == "assistant" and "tool_name" not in r]
+    assert [r["n"] for r in replies] == [7, 9, 18, 31]
+    assert replies[1] == {
+        "n": 9,
+        "speaker": "assistant",
+        "provenance": "verbatim",
+        "text": "Using `superpowers:brainstorming` briefly because this changes runtime behavior/configuration. "
+                "I’ll first locate the existing env var/default, then make the smallest scoped update and verify it.",
+        "timestamp": "2026-05-11T08:33:03.218Z",
+    }
+    assert replies[3]["text"].startswith("I found compact-related hook code under `src/agents/plugins/")
+    assert not any("thinking" in r for r in records)
+    assert "encrypted_content" not in (tmp_path / "transcript.jsonl").read_text(encoding="utf-8")
+    # Each call, then its output, with the same call_id; arguments stored as JSON text are parsed.
+    calls = [r for r in records if "tool_name" in r]
+    outputs = [r for r in records if r["speaker"] == "tool"]
+    assert [c["source_id"] for c in calls] == [o["source_id"] for o in outputs]
+    assert calls[0]["source_id"] == "call_Y2p6KmqwoTtpi6atpDPuxC5M" and calls[0]["text"] == ""
+    assert calls[0]["tool_input"]["cmd"].startswith("sed -n '1,180p' /Users/Sample_User/.codex/")
+    assert calls[4]["tool_input"] == {"session_id": 20936, "chars": "\u0003", "yield_time_ms": 1000,
+                                      "max_output_tokens": 4000}
+    assert outputs[4]["text"] == ("write_stdin failed: stdin is closed for this session; "
+                                  "rerun exec_command with tty=true to keep stdin open")
+
+
+def test_codex_reasoning_with_a_summary_joins_the_reply_after_it(tmp_path):
+    """The real rollout with a readable summary in each `reasoning` item: reasoning
+    directly followed by the assistant's message (an event_msg copy between them does
+    not count) is one reply, with the reasoning's timestamp; reasoning followed by a
+    tool call is a reply of thinking alone."""
+    lines = REAL_ROLLOUT.read_text(encoding="utf-8").splitlines()
+    for index, line in enumerate(lines):
+        record = json.loads(line)
+        if record["type"] == "response_item" and record["payload"]["type"] == "reasoning":
+            record["payload"]["summary"] = [{"type": "summary_text", "text": f"Reasoning of line {index + 1}."}]
+            lines[index] = json.dumps(record, ensure_ascii=False)
+    source = tmp_path / "rollout.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    records = import_sample(tmp_path, source)
+    assert len(records) == 33
+    thinking = [(r["n"], r["text"][:20], r["thinking"], r["timestamp"]) for r in records if "thinking" in r]
+    assert thinking == [
+        (3, "", "Reasoning of line 8.", "2026-05-11T08:27:21.556Z"),
+        (10, "Using `superpowers:b", "Reasoning of line 24.", "2026-05-11T08:33:02.473Z"),
+        (15, "", "Reasoning of line 34.", "2026-05-11T08:33:16.923Z"),
+        (20, "The graph MCP tools ", "Reasoning of line 41.", "2026-05-11T08:33:24.474Z"),
+        (33, "I found compact-rela", "Reasoning of line 61.", "2026-05-11T08:33:41.291Z"),
+    ]
+    assert all("tool_name" not in r for r in records if "thinking" in r)
+    assert records[3]["tool_name"] == "exec_command" and records[15]["tool_name"] == "write_stdin"
+    assert records[7]["text"].startswith("Available tool groups") and "thinking" not in records[7]
+
+
 def test_openai_tool_calls_results_and_reasoning(tmp_path):
     records = import_sample(tmp_path, SAMPLES / "openai_chat_tools.json")
     assert [(r["speaker"], r.get("tool_name"), r.get("source_id")) for r in records] == [
@@ -376,6 +450,7 @@ def test_an_element_that_never_ends_stops_the_import(tmp_path, monkeypatch):
 def _read_all(path: Path) -> list:
     with open(path, "rb") as file:
         shape = detect(file, str(path))
+        assert shape.format is not None, f"{path}: no known format"
         return [vars(m) for m in read_messages(file, str(path), shape.format, shape, ReadStats())]
 
 

@@ -1,14 +1,24 @@
 """Paragraph anchors: ¶ links in the pages, and ids fixed in the source by a script."""
 
 import markdown
-from bs4 import BeautifulSoup
+import pytest
+from bs4 import BeautifulSoup, Tag
 
-from conftest import build, soup
+from conftest import attribute, build, found, selected, soup
 from essaycite.paragraphs import ParagraphLinks
+from paragraph_ids import essay_pages
 from paragraph_ids import main as paragraph_ids
 
 ESSAY_PAGES = ["index.html", "context/index.html", "response/index.html", "empty-message/index.html",
                "interpretation/index.html", "significance/index.html", "conclusion/index.html"]
+
+
+def anchor_of(block: Tag) -> str | None:
+    """The id of a block, or else of the element that holds it."""
+    for element in (block, block.parent):
+        if element is not None and element.get("id"):
+            return attribute(element, "id")
+    return None
 
 
 def test_paragraphs_with_ids_get_numbered_self_links():
@@ -16,20 +26,21 @@ def test_paragraphs_with_ids_get_numbered_self_links():
     page = BeautifulSoup(markdown.markdown(source, extensions=["attr_list", ParagraphLinks()]), "html.parser")
     links = page.select("a.paragraph-link")
     assert [(a["href"], a.text) for a in links] == [("#p-one", "¶\u00a01"), ("#item-1", "¶\u00a02")]
-    assert links[0].parent["id"] == "p-one"
+    assert found(links[0].parent, "the paragraph of the first link")["id"] == "p-one"
 
 
 def test_every_essay_paragraph_has_a_unique_anchor_and_a_self_link(built_site):
     for page in ESSAY_PAGES:
-        article = soup(built_site / page).select_one("article")
-        blocks = [p for p in article.find_all(["p", "li"]) if not p.find_parent(class_=["msg-snippets", "msg-previews", "cite-this"])
-                  and not p.find_parent("nav") and "editorial-gap" not in p.get("class", [])
+        article = selected(soup(built_site / page), "article")
+        blocks = [p for p in article.find_all(["p", "li"])
+                  if not p.find_parent(class_=["msg-snippets", "msg-previews", "cite-this"])
+                  and not p.find_parent("nav") and "editorial-gap" not in p.get_attribute_list("class")
                   and not (p.name == "li" and p.find("p"))]
-        ids = [b.get("id") or b.parent.get("id") for b in blocks]
+        ids = [anchor_of(b) for b in blocks]
         assert all(ids) and len(set(ids)) == len(ids), page
         for number, block in enumerate(blocks, start=1):
-            link = block.select_one("a.paragraph-link")
-            assert link["href"] == f"#{block.get('id') or block.parent.get('id')}" and link.text == f"¶\u00a0{number}"
+            link = selected(block, "a.paragraph-link")
+            assert link["href"] == f"#{anchor_of(block)}" and link.text == f"¶\u00a0{number}"
 
 
 def test_anchors_stay_when_a_paragraph_is_inserted_above(project, tmp_path, built_site):
@@ -41,7 +52,7 @@ def test_anchors_stay_when_a_paragraph_is_inserted_above(project, tmp_path, buil
     assert build(project, tmp_path / "site").returncode == 0
 
     def anchored(site):
-        article = soup(site / "context/index.html").select_one("article")
+        article = selected(soup(site / "context/index.html"), "article")
         return {p["id"]: p.get_text() for p in article.find_all("p", id=True)}
 
     before, after = anchored(built_site), anchored(tmp_path / "site")
@@ -63,7 +74,7 @@ def test_the_check_names_file_and_line_of_a_paragraph_without_id(tmp_path, capsy
 
 def test_the_whole_essay_is_one_page_in_order(built_site):
     document = soup(built_site / "print/index.html")
-    article = document.select_one("article")
+    article = selected(document, "article")
     headings = [h.get_text().rstrip("¶") for h in article.find_all(["h1", "h2"])]
     assert headings[0].startswith("The Silence That Speaks") and headings[1] == "Introduction"
     assert headings[-2:] == ["Conclusion", "Appendix: the messages the essay cites"] and len(headings) == 9
@@ -90,3 +101,18 @@ def test_the_whole_essay_moves_headings_down_but_not_code():
         '<section class="essay-section" markdown>\n\n## Part\n\n```sh\n# a comment\n{ #p-in-code }\n```\n\n'
         "### Sub\n\n</section>\n"
     )
+
+
+def test_the_essay_pages_are_read_from_the_site_settings(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: S\nsite_url: https://example.org/\ndocs_dir: text\n"
+        "extra:\n  essay:\n    title: T\n    published: 2026-01-02\n    edition: 1\n    sections: [one.md, two.md]\n",
+        encoding="utf-8",
+    )
+    assert essay_pages(tmp_path / "mkdocs.yml") == [tmp_path / "text" / "one.md", tmp_path / "text" / "two.md"]
+
+
+def test_a_site_without_an_essay_is_named_as_having_no_pages(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text("site_name: S\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"extra\.essay: not set"):
+        essay_pages(tmp_path / "mkdocs.yml")

@@ -6,7 +6,7 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from conftest import PUBLIC_URL, TRANSCRIPT, soup
+from conftest import PUBLIC_URL, TRANSCRIPT, attribute, selected, soup
 
 TITLE = "The Silence That Speaks: An Empty Message in an AI-Assisted Coding Session"
 
@@ -46,7 +46,7 @@ def test_every_link_is_absolute_against_the_public_address(pdf):
 
 def test_the_metadata_come_from_the_settings(pdf, public_site):
     assert pdf.metadata.title == TITLE
-    creators = [m["content"] for m in soup(public_site / "print/index.html").select('meta[name="author"]')]
+    creators = [attribute(m, "content") for m in soup(public_site / "print/index.html").select('meta[name="author"]')]
     assert pdf.metadata.author == ("; ".join(creators) if creators else None)
 
 
@@ -64,7 +64,8 @@ def test_paragraph_numbers_are_printed_as_on_the_sections_pages(public_site):
     # The second paragraph of "The Context", as the "How to cite" page cites it.
     assert re.search(r"The initial deployment attempt failed catastrophically\..*?¶ 2 ", text)
     section = soup(public_site / "context/index.html")
-    assert section.find(id="p-the-initial-deployment-attempt").select_one(".paragraph-link").get_text() == "¶\xa02"
+    paragraph = selected(section, "#p-the-initial-deployment-attempt")
+    assert selected(paragraph, ".paragraph-link").get_text() == "¶\xa02"
 
 
 def test_the_cited_messages_are_in_an_appendix_with_their_addresses(public_site):
@@ -73,5 +74,6 @@ def test_the_cited_messages_are_in_an_appendix_with_their_addresses(public_site)
     numbers = [int(line.split('"n": ')[1].split(",")[0]) for line in TRANSCRIPT.read_text().splitlines()]
     for n in numbers:
         assert f"Message {n} — " in appendix and f"Address: {PUBLIC_URL}transcript/#msg-{n}" in appendix
-    assert "Empty message: no content" in appendix and "Described, not quoted." in appendix and "Quoted verbatim." in appendix
+    assert "Empty message: no content" in appendix and "Described, not quoted." in appendix
+    assert "Quoted verbatim." in appendix
     assert "Described by the essay, not quoted." not in appendix  # said once, by the description's label

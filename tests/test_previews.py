@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TRANSCRIPT, build, copy_project, soup
+from conftest import TRANSCRIPT, attribute, build, copy_project, found, selected, soup
 from msgref.previews import READ_MORE, SEE_IN_TRANSCRIPT
 from msgref.snippets import EMPTY_LABEL
 from test_build import html_pages, resolve
@@ -22,7 +22,7 @@ def citing_pages(site: Path) -> list[Path]:
 
 
 def number_of(link) -> int:
-    return int(re.search(r"#msg-(\d+)$", link["href"]).group(1))
+    return int(found(re.search(r"#msg-(\d+)$", link["href"]), f"the message a link leads to: {link}").group(1))
 
 
 def preview_of(document, n: int):
@@ -44,7 +44,8 @@ def test_every_citation_link_has_a_preview_on_its_page_and_no_title(built_site):
             box = preview_of(document, number_of(link))
             assert box.parent is container[0]
             assert box["popover"] == "manual" and box["role"] == "dialog"
-            assert document.find(id=box["aria-labelledby"]).get_text().startswith(f"Message {number_of(link)} ")
+            title = found(document.find(id=box["aria-labelledby"]), f"the title of {box['id']}")
+            assert title.get_text().startswith(f"Message {number_of(link)} ")
             assert document.find(id=f"{box['id']}-text") is not None  # what the script describes the link by
 
 
@@ -67,18 +68,21 @@ def test_the_links_of_a_preview_lead_to_the_message_and_to_each_citation(built_s
     checked = 0
     for page in citing_pages(built_site):
         for box in soup(page).select(".msg-preview"):
-            n = int(box["id"].removeprefix("msg-preview-"))
-            more = box.select_one(".msg-preview__more a")
+            n = int(attribute(box, "id").removeprefix("msg-preview-"))
+            more = selected(box, ".msg-preview__more a")
             assert more.get_text() == SEE_IN_TRANSCRIPT
-            assert resolve(built_site, page, more["href"]) == ((built_site / "transcript/index.html").resolve(), f"msg-{n}")
+            in_transcript = ((built_site / "transcript/index.html").resolve(), f"msg-{n}")
+            assert resolve(built_site, page, attribute(more, "href")) == in_transcript
             # The same citations, in the same order, as the transcript's "Cited in" list.
-            listed = transcript.find(id=f"msg-{n}").find_next(class_="msg-cited-in").select("li a")
+            cited_in = found(selected(transcript, f"#msg-{n}").find_next(class_="msg-cited-in"), f"where {n} is cited")
+            listed = cited_in.select("li a")
             cited = box.select(".msg-preview__cited li a")
             assert [a.get_text().split(" (")[0] for a in cited] == [a.get_text() for a in listed]
-            for link, expected in zip(cited, listed):
-                target, anchor = resolve(built_site, page, link["href"])
-                assert (target, anchor) == resolve(built_site, built_site / "transcript/index.html", expected["href"])
-                assert soup(target).find(id=anchor).name in ("a", "figure"), link
+            for link, expected in zip(cited, listed, strict=True):
+                target, anchor = found(resolve(built_site, page, attribute(link, "href")), "an internal link")
+                listed_at = resolve(built_site, built_site / "transcript/index.html", attribute(expected, "href"))
+                assert (target, anchor) == listed_at
+                assert found(soup(target).find(id=anchor), f"#{anchor} in {target}").name in ("a", "figure"), link
                 checked += 1
     assert checked > 10
 

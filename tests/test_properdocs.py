@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, soup
+from conftest import ROOT, attribute, selected, soup
 
 
 def properdocs_build(site: Path) -> subprocess.CompletedProcess:
@@ -30,7 +30,7 @@ def test_properdocs_builds_the_same_pages(built_site, tmp_path):
     made = {path.relative_to(site) for path in site.rglob("*") if path.is_file()}
     expected = {path.relative_to(built_site) for path in built_site.rglob("*") if path.is_file()}
     assert made == expected - {Path("essay.pdf")}  # the PDF is printed after the build
-    generators = soup(site / "index.html").select_one('meta[name="generator"]')["content"]
+    generators = attribute(selected(soup(site / "index.html"), 'meta[name="generator"]'), "content")
     assert generators.startswith("mkdocs-ProperDocs 1.6.7")
     for path in sorted(made):
         if path.suffix == ".html":

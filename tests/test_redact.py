@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,7 +132,7 @@ def test_redaction_leaves_its_own_output_unchanged():
 def test_redact_value_covers_every_string_and_every_key():
     secrets = planted_secrets()
     github, aws, jwt = secrets["github-token"][1], secrets["aws-access-key"][1], secrets["jwt"][1]
-    record = {
+    record: dict[str, Any] = {
         "n": 7,
         "speaker": "assistant",
         "text": f"pushing with {github}",
@@ -215,10 +216,10 @@ def test_the_module_imports_neither_mkdocs_nor_markdown():
 def test_a_value_nested_too_deeply_is_refused_with_the_limit():
     from msgref.redact import NestingError
 
-    value = []
+    value: list[Any] = []
     for _ in range(150):
         value = [value]
-    with pytest.raises(NestingError, match="^nests deeper than 100 levels"):
+    with pytest.raises(NestingError, match=r"^nests deeper than 100 levels"):
         Redactor().redact_value(value)
     for _ in range(51):  # from 151 levels to 100
         value = value[0]
@@ -240,9 +241,9 @@ def test_messages_without_hints_are_found_clean_at_once():
     assert all(redactor.redact_value(value) == (value, []) for value in clean)
     # A pattern of the site's own has no hints: every message is tried with it.
     assert Redactor({"ticket": r"TICKET-\d+"}).may_hold_secret("Ran the tests.")
-    value = []
+    value: list[Any] = []
     for _ in range(100):  # 101 lists, one in another
         value = [value]
-    with pytest.raises(NestingError, match="^nests deeper than 100 levels"):
+    with pytest.raises(NestingError, match=r"^nests deeper than 100 levels"):
         redactor.may_hold_secret("text", value)
     assert not redactor.may_hold_secret("text", value[0])

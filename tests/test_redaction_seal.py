@@ -1,4 +1,4 @@
-"""The redaction seal: written by the importer, verified when the transcript is indexed,
+"""The redaction seal: written by the importer, checked when a line is read,
 and trusted by the build's redaction for its own rules only. Real files throughout."""
 
 from __future__ import annotations
@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 
 import import_transcript
-from conftest import build, soup
-from msgref import background
-from msgref import transcript as transcript_module
+from conftest import build, found, message_in, selected, soup
 from msgref.redact import RedactedTranscript, Redactor
 from msgref.schema import message_from_record, record_of
 from msgref.seal import seal_of, sealed
-from msgref.transcript import TranscriptError, load_transcript
+from msgref.transcript import IndexedTranscript, TranscriptError, load_transcript
+from sitebuild.between_builds import LastTranscript
 
 KEY = "sk-ant-" + "api03-" + "q" * 40  # a secret the build redacts as an anthropic key
 TAIL = re.compile(rb',"redaction_seal":"([0-9a-f]{32})"\}\r?\n?\Z')
@@ -35,6 +34,11 @@ def sealed_line(rec: dict, rules: Redactor | None = None) -> str:
 def write(path: Path, lines) -> str:
     path.write_bytes("".join(lines).encode("utf-8"))
     return str(path)
+
+
+def verified(transcript: IndexedTranscript) -> set[int]:
+    """The messages whose line carries a seal made with the transcript's key, each read."""
+    return {message.n for message in transcript if transcript.seal_verified(message.n)}
 
 
 def shown(path: str, redactor: Redactor, reports: list | None = None) -> RedactedTranscript:
@@ -96,9 +100,9 @@ def test_the_importer_seals_every_line_as_the_format_says(tmp_path):
     assert b"[REDACTED: anthropic-key]" in raw_lines[0] and KEY.encode() not in raw_lines[0]
     assert "caf\u00e9, half \ufffd emoji".encode() in raw_lines[1]  # written as before, sealed over those bytes
     loaded = load_transcript(str(output), seal_key=fingerprint)
-    assert loaded.sealed == {1, 2}
-    assert load_transcript(str(output), seal_key=Redactor(allow=["x"]).fingerprint).sealed == frozenset()
-    assert load_transcript(str(output)).sealed == frozenset()
+    assert verified(loaded) == {1, 2}
+    assert verified(load_transcript(str(output), seal_key=Redactor(allow=["x"]).fingerprint)) == frozenset()
+    assert verified(load_transcript(str(output))) == frozenset()
 
 
 def test_the_importer_seals_under_its_own_rules(tmp_path):
@@ -107,8 +111,8 @@ def test_the_importer_seals_under_its_own_rules(tmp_path):
     options = ["--allow", "nothing-here", "--redact-pattern", r"emoji=emoji"]
     assert import_transcript.main([str(log), "-o", str(output), *options]) == 0
     rules = Redactor({"emoji": "emoji"}, ["nothing-here"])
-    assert load_transcript(str(output), seal_key=rules.fingerprint).sealed == {1, 2}
-    assert load_transcript(str(output), seal_key=Redactor().fingerprint).sealed == frozenset()
+    assert verified(load_transcript(str(output), seal_key=rules.fingerprint)) == {1, 2}
+    assert verified(load_transcript(str(output), seal_key=Redactor().fingerprint)) == frozenset()
 
 
 def test_no_redact_writes_no_seal(tmp_path):
@@ -118,7 +122,7 @@ def test_no_redact_writes_no_seal(tmp_path):
     written = output.read_text(encoding="utf-8")
     assert KEY in written
     assert all("redaction_seal" not in json.loads(line) for line in written.splitlines())
-    assert load_transcript(str(output), seal_key=Redactor().fingerprint).sealed == frozenset()
+    assert verified(load_transcript(str(output), seal_key=Redactor().fingerprint)) == frozenset()
 
 
 # --- The build's redaction trusts a matching seal, and only that ------------------------
@@ -130,31 +134,32 @@ def test_a_sealed_line_is_shown_as_the_importer_wrote_it_and_an_edited_one_is_re
     edited = good.replace("key ", "kez ", 1)
     other_rules = sealed_line(record(3, f"key {KEY}"), Redactor(allow=["unrelated"]))
     path = write(tmp_path / "t.jsonl", [good, edited.replace('"n": 1', '"n": 2'), other_rules])
-    reports = []
+    reports: list[int] = []
     view = shown(path, Redactor(), reports)
-    assert view.get(1).text == f"key {KEY}"
-    assert view.get(2).text == "kez [REDACTED: anthropic-key]"  # the seal covers n too, so this is an edit anyway
-    assert view.get(3).text == "key [REDACTED: anthropic-key]"
+    assert message_in(view, 1).text == f"key {KEY}"
+    # The seal covers n too, so this is an edit anyway.
+    assert message_in(view, 2).text == "kez [REDACTED: anthropic-key]"
+    assert message_in(view, 3).text == "key [REDACTED: anthropic-key]"
     assert reports == [2, 3]
 
 
 def test_a_seal_with_one_character_of_text_changed_does_not_match(tmp_path):
     line = sealed_line(record(1, f"key {KEY}"))
     path = write(tmp_path / "t.jsonl", [line.replace("key ", "kez ", 1)])
-    assert shown(path, Redactor()).get(1).text == "kez [REDACTED: anthropic-key]"
+    assert message_in(shown(path, Redactor()), 1).text == "kez [REDACTED: anthropic-key]"
 
 
 def test_a_transcript_loaded_without_the_key_or_for_another_redactor_is_redacted(tmp_path):
     path = write(tmp_path / "t.jsonl", [sealed_line(record(1, f"key {KEY}"))])
     plain = load_transcript(path, "t.jsonl")
-    assert RedactedTranscript(plain, Redactor()).get(1).text == "key [REDACTED: anthropic-key]"
+    assert message_in(RedactedTranscript(plain, Redactor()), 1).text == "key [REDACTED: anthropic-key]"
     loaded_for_other = load_transcript(path, "t.jsonl", seal_key=Redactor(allow=["x"]).fingerprint)
-    assert RedactedTranscript(loaded_for_other, Redactor()).get(1).text == "key [REDACTED: anthropic-key]"
+    assert message_in(RedactedTranscript(loaded_for_other, Redactor()), 1).text == "key [REDACTED: anthropic-key]"
     # Sealed under the defaults, verified for them, but read by a redactor with other rules.
-    verified = load_transcript(path, "t.jsonl", seal_key=Redactor().fingerprint)
-    assert verified.sealed == {1}
+    loaded = load_transcript(path, "t.jsonl", seal_key=Redactor().fingerprint)
+    assert verified(loaded) == {1}
     other = Redactor({"word": "key(?= )"})
-    assert RedactedTranscript(verified, other).get(1).text == "[REDACTED: word] [REDACTED: anthropic-key]"
+    assert message_in(RedactedTranscript(loaded, other), 1).text == "[REDACTED: word] [REDACTED: anthropic-key]"
 
 
 def test_the_seal_may_end_with_crlf_but_must_be_written_exactly(tmp_path):
@@ -166,7 +171,7 @@ def test_the_seal_may_end_with_crlf_but_must_be_written_exactly(tmp_path):
         spaced.replace('"n": 1', '"n": 2'),
         upper.replace('"n": 1', '"n": 3'),
     ])
-    assert load_transcript(path, seal_key=Redactor().fingerprint).sealed == {1}
+    assert verified(load_transcript(path, seal_key=Redactor().fingerprint)) == {1}
 
 
 @pytest.mark.parametrize(
@@ -178,8 +183,8 @@ def test_a_seal_that_does_not_verify_is_only_not_trusted(tmp_path, seal):
     line = json.dumps(record(1, f"key {KEY}"))[:-1] + f',"redaction_seal":"{seal}"}}\n'
     path = write(tmp_path / "t.jsonl", [line])
     view = shown(path, Redactor())
-    assert view.get(1).text == "key [REDACTED: anthropic-key]"
-    assert view.get(1).redaction_seal == seal
+    assert message_in(view, 1).text == "key [REDACTED: anthropic-key]"
+    assert message_in(view, 1).redaction_seal == seal
 
 
 @pytest.mark.parametrize("value, found", [("5", "an integer"), ("null", "null"), ('["x"]', "a list")])
@@ -191,7 +196,7 @@ def test_a_seal_that_is_not_a_string_is_an_error_naming_file_and_line(tmp_path, 
     assert str(error.value) == f"docs/t.jsonl:2: field 'redaction_seal' must be a string, found {found}"
 
 
-def test_a_sealed_line_changed_after_indexing_stops_the_build_instead_of_being_trusted(tmp_path):
+def test_a_line_changed_after_indexing_to_another_length_stops_the_build(tmp_path):
     path = write(tmp_path / "t.jsonl", [sealed_line(record(1, "nothing secret"))])
     view = shown(path, Redactor())
     line = json.dumps(record(1, f"key {KEY}"))[:-1] + ',"redaction_seal":"' + "0" * 32 + '"}\n'
@@ -200,22 +205,38 @@ def test_a_sealed_line_changed_after_indexing_stops_the_build_instead_of_being_t
         view.get(1)
 
 
-def test_the_cache_keeps_one_transcript_per_seal_key(tmp_path):
+def test_a_sealed_line_changed_after_indexing_into_another_sealed_line_is_still_checked(tmp_path):
+    # The seal matches, but it is no signature: the line is checked as any other.
+    before = sealed_line(record(1, "hello"))
+    path = write(tmp_path / "t.jsonl", [before])
+    view = shown(path, Redactor())
+    after = sealed_line({**record(1, "hello"), "speaker": "bot!"})
+    assert len(after) == len(before)
+    write(tmp_path / "t.jsonl", [after])
+    with pytest.raises(TranscriptError, match="the file changed while the site was being built"):
+        view.get(1)
+
+
+def test_a_sealed_line_changed_after_indexing_to_the_same_length_is_redacted_not_trusted(tmp_path):
+    before = sealed_line(record(1, "x" * 60))
+    path = write(tmp_path / "t.jsonl", [before])
+    view = shown(path, Redactor())
+    after = before.replace("x" * 60, f"key {KEY}".ljust(60))
+    assert len(after) == len(before)
+    write(tmp_path / "t.jsonl", [after])
+    expected = "key [REDACTED: anthropic-key]".ljust(60 - len(KEY) + len("[REDACTED: anthropic-key]"))
+    assert message_in(view, 1).text == expected
+
+
+def test_the_transcript_kept_between_builds_is_the_one_read_under_the_same_rules(tmp_path):
     path = write(tmp_path / "t.jsonl", [sealed_line(record(1, "x"))])
-    defaults = load_transcript(path, seal_key=Redactor().fingerprint)
-    assert load_transcript(path, seal_key=Redactor().fingerprint) is defaults
-    other = load_transcript(path, seal_key=Redactor(allow=["x"]).fingerprint)
-    assert other is not defaults and other.sealed == frozenset() and other.seal_key == Redactor(allow=["x"]).fingerprint
-
-
-def test_seals_are_verified_in_the_child_that_indexes_a_large_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(background, "can_fork", lambda: True)
-    monkeypatch.setattr(transcript_module, "BACKGROUND_MIN_BYTES", 1)
-    lines = [sealed_line(record(n, f"text {n}")) for n in range(1, 301)]
-    lines[99] = lines[99].replace("text 100", "text 1oo")
-    path = write(tmp_path / "t.jsonl", lines)
-    loaded = load_transcript(path, seal_key=Redactor().fingerprint)
-    assert loaded.sealed == frozenset(range(1, 301)) - {100}
+    kept = LastTranscript()
+    defaults, reused = kept.read(path, "t.jsonl", Redactor(), lambda n, kinds: None)
+    assert not reused and kept.read(path, "t.jsonl", Redactor(), lambda n, kinds: None) == (defaults, True)
+    other, reused = kept.read(path, "t.jsonl", Redactor(allow=["x"]), lambda n, kinds: None)
+    assert not reused and other is not defaults
+    unredacted, reused = kept.read(path, "t.jsonl", None, lambda n, kinds: None)
+    assert not reused and message_in(unredacted, 1).text == "x"
 
 
 def test_a_record_written_again_leaves_its_old_seal_behind(tmp_path):
@@ -248,7 +269,7 @@ def test_the_site_shows_a_sealed_line_as_imported_and_redacts_edited_or_foreign_
     document = soup(tmp_path / "site" / "transcript" / "index.html")
 
     def body(n: int) -> str:
-        return document.find(id=f"msg-{n}").find_next(class_="msg-body").get_text()
+        return found(selected(document, f"#msg-{n}").find_next(class_="msg-body"), f"message {n}'s body").get_text()
 
     assert f"trusted {KEY}" in body(9001)
     assert "edited! [REDACTED: anthropic-key]" in body(9002) and KEY not in body(9002)

@@ -6,7 +6,7 @@ import json
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import soup
+from conftest import found, selected, soup
 
 ESSAY_PAGES = {"": "index.html", "context/": "context/index.html", "response/": "response/index.html",
                "empty-message/": "empty-message/index.html", "interpretation/": "interpretation/index.html",
@@ -29,14 +29,14 @@ def entries(built_site) -> list[dict]:
 
 def essay_paragraphs(site) -> list[tuple[str, str, bool]]:
     """(page URL, text, whether it quotes a message in a block quote) of every numbered paragraph."""
-    found = []
+    paragraphs = []
     for url, path in ESSAY_PAGES.items():
-        article = soup(site / path).select_one("article")
-        numbered = [link.parent for link in article.select("a.paragraph-link")]
+        article = selected(soup(site / path), "article")
+        numbered = [found(link.parent, "the paragraph of a ¶ link") for link in article.select("a.paragraph-link")]
         for furniture in article.select(FURNITURE):
             furniture.decompose()
-        found += [(url, flat(block.get_text()), block.find_parent("blockquote") is not None) for block in numbered]
-    return found
+        paragraphs += [(url, flat(block.get_text()), block.find_parent("blockquote") is not None) for block in numbered]
+    return paragraphs
 
 
 def test_the_one_page_essay_is_left_out(entries, built_site):
@@ -78,6 +78,7 @@ def test_citations_stay_searchable_where_they_are_the_subject(entries):
 
 
 def test_each_message_is_found_on_the_transcript(entries):
-    quoted = [e for e in entries if "https://gist.github.com/catid/87cca824963f17fe7479a0ed26221397 - sm120" in e["plain"]]
+    gist = "https://gist.github.com/catid/87cca824963f17fe7479a0ed26221397 - sm120"
+    quoted = [e for e in entries if gist in e["plain"]]
     # Once as the message, once where the essay's own sentence quotes it.
     assert sorted(e["location"] for e in quoted) == ["context/", "transcript/#msg-5852"]

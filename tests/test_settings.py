@@ -16,7 +16,8 @@ def test_the_transcript_settings_have_defaults():
     settings = transcript_settings({})
     assert (settings.source, settings.folder, settings.messages_per_page, settings.context, settings.message_chars,
             settings.search, settings.redact, settings.redact_patterns, settings.redact_allow,
-            settings.parse_in_child) == ("docs/transcript.jsonl", "transcript", 500, 0, 5000, True, True, {}, (), True)
+            settings.render_in_worker) == (
+        "docs/transcript.jsonl", "transcript", 500, 0, 5000, True, True, {}, (), True)
     assert transcript_settings(None) == settings
     assert transcript_settings({"context": "all"}).context is None
     assert transcript_settings({"folder": "/pages/transcript/"}).folder == "pages/transcript"
@@ -32,8 +33,10 @@ def test_the_transcript_settings_have_defaults():
     ({"folder": "../escape"}, "extra.transcript.folder: expected a folder inside the site"),
     ({"folder": ".hidden"}, "extra.transcript.folder: expected a folder inside the site"),
     ({"redact_allow": "some-key"}, "extra.transcript.redact_allow: expected a list of strings, found 'some-key'"),
-    ({"redact_patterns": {"api": "(unclosed"}}, "extra.transcript.redact_patterns: api: not a valid regular expression"),
-    ({"mesages_per_page": 3}, "extra.transcript: unknown setting 'mesages_per_page'; did you mean messages_per_page?"),
+    ({"redact_patterns": {"api": "(unclosed"}},
+     "extra.transcript.redact_patterns: api: not a valid regular expression"),
+    ({"mesages_per_page": 3},
+     "extra.transcript: unknown setting 'mesages_per_page'; did you mean messages_per_page?"),
     ({"colour": "red"}, "extra.transcript: unknown setting 'colour' (known: source, folder,"),
     ("all", "extra.transcript: expected a mapping of settings, found 'all'"),
 ])
@@ -45,13 +48,15 @@ def test_a_bad_transcript_setting_is_named(values, expected):
 def test_the_essay_settings_are_checked_and_required_ones_asked_for():
     values = {"title": "An Essay", "published": "2026-12-02", "edition": 2, "sections": ["index.md"]}
     essay = read_settings(EssaySettings, values, "extra.essay")
-    assert (essay.published, essay.edition, essay.sections, essay.pdf) == (datetime.date(2026, 12, 2), 2, ("index.md",), None)
-    for changed, expected in [
+    assert (essay.published, essay.edition, essay.sections, essay.pdf) == (
+        datetime.date(2026, 12, 2), 2, ("index.md",), None)
+    bad_changes: list[tuple[dict[str, object], str]] = [
         ({"sections": []}, "extra.essay.sections: expected the essay's pages in reading order"),
         ({"published": "soon"}, "extra.essay.published: expected a date such as 2026-12-02, found 'soon'"),
         ({"edition": 0}, "extra.essay.edition: expected a whole number of 1 or more, found 0"),
         ({"sectons": ["index.md"]}, "extra.essay: unknown setting 'sectons'; did you mean sections?"),
-    ]:
+    ]
+    for changed, expected in bad_changes:
         with pytest.raises(SettingsError, match="^" + re.escape("mkdocs.yml: " + expected)):
             read_settings(EssaySettings, {**values, **changed}, "extra.essay")
     with pytest.raises(SettingsError, match=r"^mkdocs.yml: extra.essay.title: required$"):

@@ -2,16 +2,22 @@
 site generator would drive it."""
 
 import logging
+from dataclasses import replace
 from types import SimpleNamespace
+from typing import cast
 
 import markdown
 from bs4 import BeautifulSoup
 
-from conftest import ROOT
+from conftest import ROOT, found, selected
 from msgref.snippets import to_html
-from sitebuild import citing
+from msgref.transcript_layout import TranscriptLayout
 from sitebuild.build import SiteBuild
+from sitebuild.citing import CitableEssay
 from sitebuild.config_file import read_config
+from sitebuild.generated import GeneratedFile
+from sitebuild.records import PageRecords
+from sitebuild.site_config import read_site_config
 from sitebuild.urls import relative_url
 
 
@@ -33,44 +39,63 @@ def test_relative_urls_between_pages_and_files():
 
 def test_the_build_runs_with_python_markdown_alone(caplog):
     config = read_config(ROOT / "mkdocs.yml")
-    build = SiteBuild(config, str(ROOT), logging.getLogger("test"))
     docs = ROOT / "docs"
     pages = {str(path.relative_to(docs)): path.read_text(encoding="utf-8") for path in sorted(docs.rglob("*.md"))}
-    made = {file.src: file for file in build.generated_files(pages)}
+    made: dict[str, GeneratedFile] = {}
+
+    def add(files):
+        made.update((file.src, file) for file in files)
+        return SimpleNamespace(url=lambda src: url_of(src) if src in pages or src in made else None)
+
+    build = SiteBuild(read_site_config(config, str(ROOT)), pages, add, logging.getLogger("test"))
     assert {"transcript/index.md", "print.md"} <= set(made)
     assert made["transcript/index.md"].in_nav and not made["print.md"].in_nav
-
-    site = SimpleNamespace(url=lambda src: url_of(src) if src in pages or src in made else None)
-    build.files_listed(site)
     names, options = [], {}
     for item in config["markdown_extensions"]:  # a name, or {name: its options}
         name, settings = next(iter(item.items())) if isinstance(item, dict) else (item, {})
         names.append(name)
         options[name] = settings
     extensions = [*names, *build.markdown_extensions(names)]
+    generated = {}
+    for src, file in made.items():
+        if src.endswith(".md"):
+            assert isinstance(file.content, str), src  # a generated page is given as text
+            generated[src] = file.content
     html = {}
-    for src, text in [*pages.items(), *((src, f.content) for src, f in made.items() if src.endswith(".md"))]:
+    for src, text in [*pages.items(), *generated.items()]:
         build.begin_page(src, text if src in pages else None, text)
         html[src] = markdown.Markdown(extensions=extensions, extension_configs=options).convert(text)
     downloads = {file.src: file.content for file in build.finished_files()}
     finished = {src: build.page_written(src, build.finish_page(src, page)) for src, page in html.items()}
+    build.finished()
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
 
     transcript = BeautifulSoup(finished["transcript/index.md"], "html.parser")
-    cited_in = transcript.find(id="msg-5855").find_next(class_="msg-cited-in")
+    cited_in = found(selected(transcript, "#msg-5855").find_next(class_="msg-cited-in"), "where 5855 is cited")
     assert [a["href"] for a in cited_in.select("a")] == ["../empty-message/#cite-5855"]
     section = BeautifulSoup(finished["context.md"], "html.parser")
-    assert section.select_one("details.cite-this summary").get_text() == "Cite this section"
+    assert selected(section, "details.cite-this summary").get_text() == "Cite this section"
     how_to_cite = BeautifulSoup(finished["how-to-cite.md"], "html.parser")
     assert how_to_cite.select("div.citation-slot") == [] and len(how_to_cite.select(".citations-shown")) == 4
     assert "Paragraph 2 of “The Context: A Model That Produces Garbage”" in how_to_cite.get_text()
     head = build.head("index.md")
     assert {"name": "citation_title", "content": config["extra"]["essay"]["title"]} in head["meta"]
     assert set(downloads) == {"cite/essay.bib", "cite/essay-biblatex.bib", "cite/essay.ris", "cite/essay.json"}
-    assert downloads["cite/essay.ris"].count("TY  - ELEC") == 8
-    # Each message's "Cite this message" box, made from one template a page, is the box made for it alone.
-    boxes = citing.message_boxes(build, "transcript/index.md", site)
-    for n in [*build.transcript.numbers, 1, 10, 99999]:
-        assert boxes(n) == to_html(citing.message_box(build, n, site, "transcript/index.md")), n
-    shown = transcript.find(id="msg-5852").find_next("details", class_="cite-this")
-    assert str(shown) == str(BeautifulSoup(boxes(5852), "html.parser"))
+    ris = downloads["cite/essay.ris"]
+    assert isinstance(ris, str) and ris.count("TY  - ELEC") == 8
+    shown = found(selected(transcript, "#msg-5852").find_next("details", class_="cite-this"), "Cite this message 5852")
+    assert selected(shown, ".cite-address a")["href"] == "http://127.0.0.1:8000/transcript/#msg-5852"
+
+
+def test_each_message_box_made_from_one_template_is_the_box_made_for_it_alone():
+    essay = found(read_site_config(read_config(ROOT / "mkdocs.yml"), str(ROOT)).essay, "the essay's settings")
+    # A stand-in that shows every number on the one page: the boxes ask the layout nothing else.
+    layout = cast(TranscriptLayout, SimpleNamespace(src_of=lambda n: "transcript/index.md"))
+    citing = CitableEssay(essay, PageRecords({}), SimpleNamespace(url=url_of), layout)
+    boxes = citing.message_boxes("transcript/index.md")
+    for n in [1, 10, 5852, 99999, 987654321987654321]:
+        assert boxes(n) == to_html(citing._message_box(n, "transcript/")), n
+    # A title that holds the number the template is made with: each box is made for its message.
+    titled = replace(essay, meta=replace(essay.meta, title="Essay 987654321987654321"))
+    citing = CitableEssay(titled, PageRecords({}), SimpleNamespace(url=url_of), layout)
+    assert citing.message_boxes("transcript/index.md")(7) == to_html(citing._message_box(7, "transcript/"))

@@ -6,6 +6,8 @@ import xml.etree.ElementTree as etree
 import pytest
 from bs4 import BeautifulSoup
 
+from conftest import selected
+from msgref import snippets as snippets_module
 from msgref.snippets import displayable, shorten, to_html
 
 
@@ -41,7 +43,8 @@ def test_characters_that_must_not_reach_a_page_are_replaced():
 
 def test_control_characters_show_as_control_pictures_and_noncharacters_as_replacements():
     text = "nul\x00 esc\x1b[31m del\x7f c1\x85\x9b ff\ufffe\uffff\U0001fffe\ufdd0 keep\t\n\r é 😀"
-    assert displayable(text) == "nul\u2400 esc\u241b[31m del\u2421 c1\ufffd\ufffd ff\ufffd\ufffd\ufffd\ufffd keep\t\n\r é 😀"
+    assert displayable(text) == (
+        "nul\u2400 esc\u241b[31m del\u2421 c1\ufffd\ufffd ff\ufffd\ufffd\ufffd\ufffd keep\t\n\r é 😀")
 
 
 def test_displayable_treats_every_code_point_by_the_rule():
@@ -59,6 +62,18 @@ def test_displayable_treats_every_code_point_by_the_rule():
     assert displayable(every) == "".join(expected(code) for code in range(0x110000))
 
 
+def test_a_long_text_is_looked_at_in_utf8_first_and_that_look_misses_no_character():
+    # Every character the rule replaces starts, in UTF-8, with a byte the quick look looks for.
+    for code in range(0x110000):
+        char = chr(code)
+        if displayable(char) != char and not 0xD800 <= code <= 0xDFFF:  # lone surrogates have no UTF-8
+            assert char.encode()[0] in snippets_module._STARTS_OF_UNDISPLAYABLE, hex(code)
+    long = "a line of a long tool output — ✓\n" * 100
+    assert displayable(long) is long
+    for odd, shown in [("\x1b", "\u241b"), ("\x85", "\ufffd"), ("\ud800", "\ufffd"), ("\U0010ffff", "\ufffd")]:
+        assert displayable(long + odd) == long + shown
+
+
 def test_elements_are_written_as_the_standard_serializer_writes_them():
     tricky = "a < b & c > d \"q\" 'a' &amp; \u2028 é 😀"
     root = etree.Element("div", {"class": tricky, "data-x": "&<>\""})
@@ -71,4 +86,4 @@ def test_elements_are_written_as_the_standard_serializer_writes_them():
     ours = BeautifulSoup(to_html(root), "html.parser")
     standard = BeautifulSoup(etree.tostring(root, encoding="unicode", method="html"), "html.parser")
     assert ours == standard and ours.find("script") is None
-    assert ours.pre.code.string == code.text
+    assert selected(ours, "pre code").string == code.text

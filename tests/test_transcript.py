@@ -1,45 +1,41 @@
-import json
 import os
+from pathlib import Path
 
 import pytest
 
-from msgref import transcript as transcript_module
-from msgref.transcript import TranscriptError, load_transcript, parse_transcript
-
-
-def lines(*records) -> list[bytes]:
-    return [(r if isinstance(r, str) else json.dumps(r)).encode() + b"\n" for r in records]
+from conftest import message_in
+from msgref.transcript import TranscriptError, load_transcript
+from sitebuild.between_builds import LastTranscript
+from transcripts import jsonl, read
 
 
 def message(n, **fields):
     return {"n": n, "speaker": "user", "provenance": "verbatim", "text": f"text {n}", **fields}
 
 
-def error_of(*records) -> str:
+def error_of(folder: Path, *records) -> str:
     with pytest.raises(TranscriptError) as raised:
-        parse_transcript(lines(*records), "t.jsonl")
+        read(folder, *records)
     return str(raised.value)
 
 
-def test_messages_are_ordered_by_number_and_keep_their_fields():
-    transcript = parse_transcript(
-        lines(
-            message(7, source_id="u-7", timestamp="2026-01-01T00:00:00Z", tool_name="Bash", tool_input={"command": "ls"}),
-            "",
-            message(3, speaker="assistant", provenance="described", text="a description", described_with=[7]),
-        ),
-        "t.jsonl",
+def test_messages_are_ordered_by_number_and_keep_their_fields(tmp_path):
+    transcript = read(
+        tmp_path,
+        message(7, source_id="u-7", timestamp="2026-01-01T00:00:00Z", tool_name="Bash", tool_input={"command": "ls"}),
+        "",
+        message(3, speaker="assistant", provenance="described", text="a description", described_with=[7]),
     )
     assert transcript.numbers == [3, 7]
-    described = transcript.get(3)
+    described = message_in(transcript, 3)
     assert described.is_described and described.described_with == (7,) and described.line == 3
-    assert transcript.get(7).tool_input == {"command": "ls"}
+    assert message_in(transcript, 7).tool_input == {"command": "ls"}
     assert transcript.get(99) is None
 
 
-def test_the_empty_message_is_kept_as_empty_text():
-    transcript = parse_transcript(lines(message(5855, text="")), "t.jsonl")
-    assert transcript.get(5855).text == ""
+def test_the_empty_message_is_kept_as_empty_text(tmp_path):
+    transcript = read(tmp_path, message(5855, text=""))
+    assert message_in(transcript, 5855).text == ""
 
 
 @pytest.mark.parametrize(
@@ -59,17 +55,17 @@ def test_the_empty_message_is_kept_as_empty_text():
         ((message(1, described_with=[2]), message(2)), "t.jsonl:1: 'described_with' is only for described messages"),
     ],
 )
-def test_a_broken_line_is_named_by_file_and_line(records, expected):
-    assert error_of(*records).startswith(expected)
+def test_a_broken_line_is_named_by_file_and_line(tmp_path, records, expected):
+    assert error_of(tmp_path, *records).startswith(expected)
 
 
-def test_invalid_utf8_is_named_by_line():
+def test_invalid_utf8_is_named_by_line(tmp_path):
     with pytest.raises(TranscriptError, match=r"^t.jsonl:2: not valid UTF-8"):
-        parse_transcript([json.dumps(message(1)).encode(), b'{"text": "\xff"}'], "t.jsonl")
+        read(tmp_path, message(1), b'{"text": "\xff"}')
 
 
 def test_a_missing_file_is_named(tmp_path):
-    with pytest.raises(TranscriptError, match="docs/none.jsonl: transcript file not found"):
+    with pytest.raises(TranscriptError, match=r"docs/none.jsonl: transcript file not found"):
         load_transcript(str(tmp_path / "none.jsonl"), "docs/none.jsonl")
 
 
@@ -78,19 +74,15 @@ def test_a_folder_is_not_a_transcript(tmp_path):
         load_transcript(str(tmp_path))
 
 
-def test_the_file_is_parsed_again_only_when_it_changes(tmp_path, monkeypatch):
+def test_the_file_is_read_again_by_the_next_build_only_when_it_changes(tmp_path):
     path = tmp_path / "t.jsonl"
-    path.write_bytes(b"".join(lines(message(1))))
-    parses = []
-    real_parse = transcript_module._file_index
-    monkeypatch.setattr(transcript_module, "_file_index", lambda *a: parses.append(a) or real_parse(*a))
+    path.write_bytes(jsonl(message(1)))
+    kept = LastTranscript()
+    first, reused = kept.read(str(path), "t.jsonl", None, lambda n, kinds: None)
+    assert not reused and kept.read(str(path), "t.jsonl", None, lambda n, kinds: None) == (first, True)
 
-    first = load_transcript(str(path))
-    assert load_transcript(str(path)) is first
-    assert len(parses) == 1
-
-    path.write_bytes(b"".join(lines(message(1), message(2))))
+    path.write_bytes(jsonl(message(1), message(2)))
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
-    assert load_transcript(str(path)).numbers == [1, 2]
-    assert len(parses) == 2
+    again, reused = kept.read(str(path), "t.jsonl", None, lambda n, kinds: None)
+    assert not reused and again.numbers == [1, 2]

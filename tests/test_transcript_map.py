@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 
-from conftest import built_cleanly
+from conftest import attribute, built_cleanly, found, selected
 from msgref.snippets import to_html
 from msgref.transcript_map import MAX_BINS, MapTemplate, map_figure, marks, number_strip
 from msgref.transcript_nav import absent_note
@@ -30,7 +30,15 @@ def page_file(site: Path, page: Path, href: str) -> tuple[Path, str]:
 
 
 def cited_on(page: BeautifulSoup) -> list[int]:
-    return [int(item["data-msg"]) for item in page.select(".msg-item") if item.select_one(".msg-cited-in ul")]
+    items = page.select(".msg-item")
+    return [int(attribute(item, "data-msg")) for item in items if item.select_one(".msg-cited-in ul")]
+
+
+def headings_around(line: Tag) -> tuple[str, str]:
+    """The ids of the message headings before and after `line`."""
+    before = found(line.find_previous("h2"), "a heading before the line")
+    after = found(line.find_next("h2"), "a heading after the line")
+    return attribute(before, "id"), attribute(after, "id")
 
 
 # --- the shipped site ----------------------------------------------------------------------
@@ -38,43 +46,44 @@ def cited_on(page: BeautifulSoup) -> list[int]:
 
 def test_the_map_links_each_cited_message_to_its_entry(built_site):
     page = soup(built_site / "transcript/index.html")
-    figure = page.select_one("article figure.msg-map")
-    svg = figure.find("svg")
+    svg = selected(selected(page, "article figure.msg-map"), "svg")
     assert svg["viewbox"] == "0 0 340 100" and svg["width"] == "100%"
     cited = cited_on(page)
     assert cited == [5843, 5844, 5852, 5853, 5854, 5855, 5856]
     links = svg.find_all("a")
     assert [a["href"] for a in links] == [f"#msg-{n}" for n in cited]
     for link in links:
-        assert page.find(id=link["href"][1:]).name == "h2"
-    named = {a["href"]: a.find("title").text for a in links}
+        href = attribute(link, "href")
+        assert found(page.find(id=href[1:]), f"the heading {href} leads to").name == "h2"
+    named = {a["href"]: selected(a, "title").text for a in links}
     assert named["#msg-5856"] == ("Message 5856, cited in “The Empty Message: What Did the User Mean?” and "
                                   "“The Assistant's Interpretation: Documentation Mode”")
-    assert all(a.find("text").text in a.find("title").text for a in links)  # the label is in the name
+    assert all(selected(a, "text").text in selected(a, "title").text for a in links)  # the label is in the name
 
 
 def test_the_map_has_a_text_alternative_and_draws_the_gap(built_site):
     page = soup(built_site / "transcript/index.html")
-    svg = page.select_one("figure.msg-map svg")
+    svg = selected(page, "figure.msg-map svg")
     assert svg["role"] == "group"
-    assert svg.find(id=svg["aria-labelledby"]).text == "Map of the session's messages 5843–5856"
-    description = svg.find(id=svg["aria-describedby"]).text
+    label = found(svg.find(id=attribute(svg, "aria-labelledby")), "the map's label")
+    assert label.text == "Map of the session's messages 5843–5856"
+    description = found(svg.find(id=attribute(svg, "aria-describedby")), "the map's description").text
     assert "holds 7 of these 14 numbers; not in it: 5845–5851 (7 messages)" in description
-    assert page.select_one(".msg-map__summary").text == description
+    assert selected(page, ".msg-map__summary").text == description
     absent = svg.select(".msg-map__absent")
-    assert [rect.find("title").text for rect in absent] == ["Not in the transcript: messages 5845–5851"]
+    assert [selected(rect, "title").text for rect in absent] == ["Not in the transcript: messages 5845–5851"]
     assert absent[0]["fill"] == "none" and absent[0]["stroke-dasharray"]
-    held = [rect.find("title").text for rect in svg.select(".msg-map__held")]
+    held = [selected(rect, "title").text for rect in svg.select(".msg-map__held")]
     assert held == ["In the transcript: messages 5843–5844", "In the transcript: messages 5852–5856"]
     listed = page.select(".msg-map__list li")
-    assert [li.a["href"] for li in listed] == [a["href"] for a in svg.find_all("a")]
+    assert [selected(li, "a")["href"] for li in listed] == [a["href"] for a in svg.find_all("a")]
 
 
 def test_a_line_names_the_numbers_not_in_the_transcript(built_site):
     page = soup(built_site / "transcript/index.html")
     lines = page.select(".msg-absent")
     assert [line.text for line in lines] == ["Not in the transcript: messages 5845–5851 (7 messages)."]
-    assert lines[0].find_previous("h2")["id"] == "msg-5844" and lines[0].find_next("h2")["id"] == "msg-5852"
+    assert headings_around(lines[0]) == ("msg-5844", "msg-5852")
     assert page.select(".msg-gap") == []  # every message of the transcript is shown: none left out
 
 
@@ -86,10 +95,13 @@ def test_provenance_is_said_once_per_entry(built_site):
         text = " ".join(entry.get_text(" ").split())
         said = text.count("not quoted") + text.count("Quoted verbatim")
         assert said == 1, text
-    number = {int(e.find_parent(class_="msg-item")["data-msg"]): e for e in entries}
-    assert number[5853].select_one(".msg-body__label").text.startswith("Described, not quoted.")
+    number: dict[int, Tag] = {}
+    for entry in entries:
+        item = found(entry.find_parent(class_="msg-item"), "the message of an entry")
+        number[int(attribute(item, "data-msg"))] = entry
+    assert selected(number[5853], ".msg-body__label").text.startswith("Described, not quoted.")
     assert number[5853].select(".msg-provenance") == []
-    assert number[5855].select_one(".msg-provenance").text == "Quoted verbatim."
+    assert selected(number[5855], ".msg-provenance").text == "Quoted verbatim."
 
 
 def test_cited_entries_are_marked(built_site):
@@ -97,7 +109,7 @@ def test_cited_entries_are_marked(built_site):
     for item in page.select(".msg-item"):
         cited = item.select_one(".msg-cited-in ul") is not None
         assert ("msg-item--cited" in item["class"]) == cited
-        badge = item.h2.select_one(".msg-badge")
+        badge = selected(item, "h2").select_one(".msg-badge")
         assert (badge is not None and badge.get_text().endswith("Cited")) == cited
     assert page.select(".msg-badge-slot, .msg-map-slot") == []
     toc = [a.text.strip() for a in page.select(".md-nav--secondary a")]
@@ -142,24 +154,25 @@ def test_the_pager_links_first_previous_next_and_last(paged_site):
     assert pages == 35 and (paged_site / f"transcript/page-{pages}/index.html").exists()
     path = paged_site / "transcript/page-10/index.html"
     page = soup(path)
-    steps = page.select_one("nav.msg-pager--top .msg-pager__steps")
-    links = {a.text: a["href"] for a in steps.find_all("a")}
+    steps = selected(page, "nav.msg-pager--top .msg-pager__steps")
+    links = {a.text: attribute(a, "href") for a in steps.find_all("a")}
     assert links == {"« First": "../", "‹ Previous": "../page-9/", "Next ›": "../page-11/", "Last »": "../page-35/"}
-    assert steps.select_one(".msg-pager__here").text == "Page 10 of 35"
+    assert selected(steps, ".msg-pager__here").text == "Page 10 of 35"
     for href in links.values():
         assert page_file(paged_site, path, href)[0].exists(), href
     # The compact list: the first two, the neighbours, the last two; the whole list folds away.
     near = page.select("nav.msg-pager--top .msg-pager__pages li")
     labels = [li.text for li in near]
     assert labels[2] == "…" and labels[-3] == "…" and len(labels) == 9
-    assert page.select_one(".msg-pager__pages [aria-current=page]").text == f"{NUMBERS[90]}–{NUMBERS[99]}"
+    assert selected(page, ".msg-pager__pages [aria-current=page]").text == f"{NUMBERS[90]}–{NUMBERS[99]}"
     every = page.select("nav.msg-pager--top details.msg-pager__index li")
     assert len(every) == 35
     for li in every:
-        if li.a is not None:
-            assert page_file(paged_site, path, li.a["href"])[0].exists(), li.a["href"]
-    assert page.select_one("details.msg-pager__index summary").text == "All 35 pages, by message number"
-    first = soup(paged_site / "transcript/index.html").select_one(".msg-pager__steps")
+        link = li.a
+        if link is not None:
+            assert page_file(paged_site, path, attribute(link, "href"))[0].exists(), link["href"]
+    assert selected(page, "details.msg-pager__index summary").text == "All 35 pages, by message number"
+    first = selected(soup(paged_site / "transcript/index.html"), ".msg-pager__steps")
     assert [s.text for s in first.select(".msg-pager__step--off")] == ["« First", "‹ Previous"]
     assert soup(paged_site / "transcript/page-35/index.html").select_one("nav.msg-pager--bottom")
 
@@ -170,23 +183,23 @@ def test_the_map_links_across_pages(paged_site):
     links = page.select("figure.msg-map svg a")
     page_of_150 = NUMBERS.index(150) // 10 + 1
     assert [a["href"] for a in links] == ["../#msg-3", f"../page-{page_of_150}/#msg-150", "../page-35/#msg-398"]
-    assert links[1].find("title").text.startswith("Messages 150–151 (2 cited)")  # too close to tell apart
+    assert selected(links[1], "title").text.startswith("Messages 150–151 (2 cited)")  # too close to tell apart
     for link in links:
-        target, fragment = page_file(paged_site, path, link["href"])
+        target, fragment = page_file(paged_site, path, attribute(link, "href"))
         assert soup(target).find(id=fragment) is not None, link["href"]
-    here = page.select_one(".msg-map__here title").text
+    here = selected(page, ".msg-map__here title").text
     assert here == f"This page: messages {NUMBERS[90]}–{NUMBERS[99]}"
     # 400 numbers in at most MAX_BINS stretches: a gap of one number is drawn as a stretch partly held.
     stretches = page.select(".msg-map__strip rect")
     assert len(stretches) <= MAX_BINS and page.select(".msg-map__mixed")
-    assert page.select_one(".msg-map__mixed title").text.startswith("Partly in the transcript: messages ")
+    assert selected(page, ".msg-map__mixed title").text.startswith("Partly in the transcript: messages ")
 
 
 def test_numbers_not_in_the_transcript_between_entries(paged_site):
     page = soup(paged_site / "transcript/index.html")
     lines = page.select(".msg-absent")
     assert lines[0].text == "Not in the transcript: message 7."
-    assert lines[0].find_previous("h2")["id"] == "msg-6" and lines[0].find_next("h2")["id"] == "msg-8"
+    assert headings_around(lines[0]) == ("msg-6", "msg-8")
 
 
 # --- the map's size does not grow with the transcript --------------------------------------
@@ -194,30 +207,33 @@ def test_numbers_not_in_the_transcript_between_entries(paged_site):
 
 def test_the_map_of_a_hundred_thousand_messages_stays_small():
     numbers = [n for n in range(1, 100_001) if n % 3]
-    strip = number_strip(numbers)
+    strip = found(number_strip(numbers), "the numbers' strip")
     assert len(strip.stretches) <= MAX_BINS
     cited = [(n, ["A section"]) for n in range(1, 100_001, 50)]
-    found = marks(strip, cited)
-    assert 10 < len(found) <= 40 and sum(len(mark.cited) for mark in found) == len(cited)
-    figure = map_figure(strip, found, lambda n: f"#msg-{n}", (1, 500))
+    cited_marks = marks(strip, cited)
+    assert 10 < len(cited_marks) <= 40 and sum(len(mark.cited) for mark in cited_marks) == len(cited)
+    figure = map_figure(strip, cited_marks, lambda n: f"#msg-{n}", (1, 500))
     assert sum(1 for _ in figure.iter()) < 600
     assert len(etree.tostring(figure)) < 60_000
 
 
 @pytest.mark.parametrize("paged", [True, False])
 def test_the_map_drawn_once_is_each_page_s_map(paged):
-    strip = number_strip([n for n in range(1, 2_001) if n % 7])
-    found = marks(strip, [(n, [f"Section {n % 3}"]) for n in range(5, 2_000, 90)])
-    template = MapTemplate(strip, found, paged)
+    strip = found(number_strip([n for n in range(1, 2_001) if n % 7]), "the numbers' strip")
+    cited_marks = marks(strip, [(n, [f"Section {n % 3}"]) for n in range(5, 2_000, 90)])
+    template = MapTemplate(strip, cited_marks, paged)
     for page, first, last in [(1, 1, 500), (3, 1001, 1500)]:
-        href_of = (lambda n, page=page: f"#msg-{n}" if (n - 1) // 500 + 1 == page else f"../page-{page}/#msg-{n}&x")
+
+        def href_of(n: int, page: int = page) -> str:
+            return f"#msg-{n}" if (n - 1) // 500 + 1 == page else f"../page-{page}/#msg-{n}&x"
+
         this_page = (first, last) if paged else None
-        assert template.page_map(href_of, this_page) == to_html(map_figure(strip, found, href_of, this_page))
+        assert template.page_map(href_of, this_page) == to_html(map_figure(strip, cited_marks, href_of, this_page))
 
 
 def test_the_absent_line_names_a_few_runs_and_counts_the_rest():
     numbers = [1, 3, 4, 8, 10, 12, 14, 15, 30]
-    note = absent_note(numbers, 0, len(numbers) - 1)
+    note = found(absent_note(numbers, 0, len(numbers) - 1), "the line for the absent numbers")
     assert note.text == ("Not in the transcript: 21 messages between message 1 and message 30, in 6 runs: "
                          "2, 5–7, 9, 11, and 2 more runs.")
     assert absent_note([4, 5, 6], 0, 2) is None

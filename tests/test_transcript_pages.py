@@ -4,22 +4,26 @@ import markdown
 import pytest
 from bs4 import BeautifulSoup
 
+from conftest import attribute, found, selected
 from msgref.citations import Citation
-from msgref.transcript import parse_transcript
+from msgref.schema import Message
 from msgref.transcript_entries import BADGE, CITED_IN, ITEM, MAP, Permalink, page_entries
-from msgref.transcript_pages import ENTRIES_SLOT, TranscriptLayout, cited_in_fill, cited_numbers, page_markdown
+from msgref.transcript_layout import TranscriptLayout, cited_numbers
+from msgref.transcript_pages import ENTRIES_SLOT, cited_in_fill, page_markdown
 from sitebuild.settings import TranscriptSettings
 from sitebuild.urls import relative_url
+from transcripts import MemoryTranscript, read
 
 
 def transcript(*numbers, **fields):
     records = [{"n": n, "speaker": "tool", "provenance": "verbatim", "text": f"text {n}", **fields} for n in numbers]
-    return parse_transcript([json.dumps(r).encode() for r in records], "t.jsonl")
+    return MemoryTranscript(records)
 
 
 def layout_of(messages, per_page=500, cited=(), context=None, **settings) -> TranscriptLayout:
     """A layout with the site's settings but these; every message shown unless `context` is given."""
-    return TranscriptLayout(messages, TranscriptSettings(messages_per_page=per_page, context=context, **settings), cited)
+    configured = TranscriptSettings(messages_per_page=per_page, context=context, **settings)
+    return TranscriptLayout(messages, configured, cited)
 
 
 class DirectoryLinks:
@@ -49,10 +53,17 @@ def render(layout, index) -> BeautifulSoup:
     return BeautifulSoup(to_html(layout, index), "html.parser")
 
 
+def neighbour_links(page: BeautifulSoup, n: int) -> list[str]:
+    """Where the links to message `n`'s neighbours lead."""
+    neighbours = found(selected(page, f"#msg-{n}").find_next(class_="msg-neighbours"), f"message {n}'s neighbours")
+    return [attribute(a, "href") for a in neighbours.find_all("a")]
+
+
 def test_pages_hold_at_most_the_configured_number_of_messages():
     layout = layout_of(transcript(1, 2, 3, 5, 8), per_page=2)
     assert layout.pages == [[1, 2], [3, 5], [8]]
-    assert [layout.src_of(n) for n in (1, 5, 8)] == ["transcript/index.md", "transcript/page-2.md", "transcript/page-3.md"]
+    assert [layout.src_of(n) for n in (1, 5, 8)] == [
+        "transcript/index.md", "transcript/page-2.md", "transcript/page-3.md"]
     assert layout.href(5, "essay.md") == "transcript/page-2.md#msg-5"
     assert layout.href(5, "transcript/page-2.md") == "#msg-5"
     assert layout.href(1, "transcript/page-3.md") == "index.md#msg-1"
@@ -63,12 +74,12 @@ def test_each_message_has_its_anchor_speaker_text_provenance_and_neighbours():
     page = render(layout_of(transcript(1, 2, 3, 5, 8), per_page=2), 1)
     headings = page.find_all("h2")
     assert [(h["id"], h.text) for h in headings] == [("msg-3", "Message 3 — tool"), ("msg-5", "Message 5 — tool")]
-    assert page.select_one(".msg-body--verbatim").text == "text 3"
-    assert page.select_one(".msg-provenance").text == "Quoted verbatim."
+    assert selected(page, ".msg-body--verbatim").text == "text 3"
+    assert selected(page, ".msg-provenance").text == "Quoted verbatim."
     # Links are the addresses the pages are served at: page 2 is transcript/page-2/.
     neighbours = [[a["href"] for a in p.find_all("a")] for p in page.select(".msg-neighbours")]
     assert neighbours == [["../#msg-2", "#msg-5"], ["#msg-3", "../page-3/#msg-8"]]
-    steps = page.select_one(".msg-pager--top .msg-pager__steps")
+    steps = selected(page, ".msg-pager--top .msg-pager__steps")
     assert [(a.text, a["href"]) for a in steps.find_all("a")] == [
         ("« First", "../"), ("‹ Previous", "../"), ("Next ›", "../page-3/"), ("Last »", "../page-3/")]
     assert [a["href"] for a in page.select(".msg-pager__pages a")] == ["../", "../page-3/"]
@@ -77,7 +88,7 @@ def test_each_message_has_its_anchor_speaker_text_provenance_and_neighbours():
 def test_text_that_looks_like_markdown_or_html_stays_text():
     text = "# not a heading\n\n    <img src=x onerror=alert(1)>\n\n*not emphasis* [msg 1]"
     page = render(layout_of(transcript(1, text=text)), 0)
-    body = page.select_one(".msg-body__text")
+    body = selected(page, ".msg-body__text")
     assert body.text == text
     assert page.find("img") is None and page.find("em") is None and len(page.find_all("h1")) == 1
 
@@ -85,25 +96,27 @@ def test_text_that_looks_like_markdown_or_html_stays_text():
 def test_imported_details_are_shown_as_text():
     page = render(layout_of(transcript(1, text="", tool_name="Bash", tool_input={"command": "<b>ls</b>"},
                                               thinking="Let me think", source_id="toolu_1", origin="sidechain")), 0)
-    assert page.select_one(".msg-tool p").text == "Tool call: Bash"
-    assert '"command": "<b>ls</b>"' in page.select_one(".msg-tool code").text
-    assert page.select_one(".msg-thinking summary").text.startswith("Reasoning")
-    assert page.select_one(".msg-meta").text == "Source id: toolu_1 · Origin: sidechain"
+    assert selected(page, ".msg-tool p").text == "Tool call: Bash"
+    assert '"command": "<b>ls</b>"' in selected(page, ".msg-tool code").text
+    assert selected(page, ".msg-thinking summary").text.startswith("Reasoning")
+    assert selected(page, ".msg-meta").text == "Source id: toolu_1 · Origin: sidechain"
 
 
 def test_cited_in_lists_link_back_to_each_citation():
     made = entries(layout_of(transcript(1, 2)), 0)
     citations = {1: [Citation(1, "a.md", "cite-1", "An excerpt.")]}
-    fill = cited_in_fill(lambda n: citations.get(n, []), lambda c: f"../{c.page}#{c.anchor}", lambda src: src.upper(),
+    fill = cited_in_fill(citations, lambda c: f"../{c.page}#{c.anchor}", lambda src: src.upper(),
                          lambda n: f'<p class="after">after {n}</p>')
-    filled = BeautifulSoup(made.filled(lambda kind, n: "<p>the map</p>" if kind == MAP else fill(kind, n)), "html.parser")
+    filled = BeautifulSoup(made.filled(lambda kind, n: "<p>the map</p>" if kind == MAP else fill(kind, n)),
+                           "html.parser")
     first, second = filled.select(".msg-cited-in")
-    assert first.a["href"] == "../a.md#cite-1" and first.li.text == "A.MD: “An excerpt.”"
+    assert selected(first, "a")["href"] == "../a.md#cite-1" and selected(first, "li").text == "A.MD: “An excerpt.”"
     assert second.text == "Not cited in the essay."
     assert [p.text for p in filled.select(".after")] == ["after 1", "after 2"]
     assert [item["class"] for item in filled.select("[data-msg]")] == [["msg-item", "msg-item--cited"], ["msg-item"]]
     assert [h.text for h in filled.find_all("h2")] == ["Message 1 — tool: Cited", "Message 2 — tool"]
-    assert filled.p.text == "the map" and not filled.select(".msg-map-slot, .msg-badge-slot, [data-msg] > .msg-cited-in[data-msg]")
+    assert selected(filled, "p").text == "the map"
+    assert not filled.select(".msg-map-slot, .msg-badge-slot, [data-msg] > .msg-cited-in[data-msg]")
 
 
 def test_the_entries_holes_are_filled_in_order():
@@ -132,10 +145,10 @@ def test_only_cited_messages_and_their_context_are_shown():
         "Not shown: messages 7–13 (7 messages), which the essay does not cite.",
         "Not shown: messages 17–20 (4 messages), which the essay does not cite.",
     ]
-    assert [a["href"] for a in page.find(id="msg-6").find_next(class_="msg-neighbours").find_all("a")] == [
-        "#msg-5", "#msg-14"]
-    summary = page.select_one(".msg-summary").text
-    assert "20 messages" in summary and "the 2 that the essay cites and the 1 before and after each, 6 in all" in summary
+    assert neighbour_links(page, 6) == ["#msg-5", "#msg-14"]
+    summary = selected(page, ".msg-summary").text
+    assert "20 messages" in summary
+    assert "the 2 that the essay cites and the 1 before and after each, 6 in all" in summary
 
 
 def test_a_window_at_the_edges_and_context_zero():
@@ -147,7 +160,7 @@ def test_a_window_at_the_edges_and_context_zero():
 def test_with_nothing_cited_the_page_says_what_is_left_out():
     page = render(windowed(range(1, 6), cited=set()), 0)
     assert page.find("h2") is None
-    assert page.select_one(".msg-gap").text.startswith("Not shown: messages 1–5 (5 messages)")
+    assert selected(page, ".msg-gap").text.startswith("Not shown: messages 1–5 (5 messages)")
 
 
 def test_shown_messages_are_paginated_with_links_across_pages():
@@ -155,10 +168,8 @@ def test_shown_messages_are_paginated_with_links_across_pages():
     assert layout.pages == [[3, 4, 5], [6, 7, 18], [19, 20, 21], [22]]
     page = render(layout, 1)
     assert [h["id"] for h in page.find_all("h2")] == ["msg-6", "msg-7", "msg-18"]
-    assert [a["href"] for a in page.find(id="msg-6").find_next(class_="msg-neighbours").find_all("a")] == [
-        "../#msg-5", "#msg-7"]
-    assert [a["href"] for a in page.find(id="msg-18").find_next(class_="msg-neighbours").find_all("a")] == [
-        "#msg-7", "../page-3/#msg-19"]
+    assert neighbour_links(page, 6) == ["../#msg-5", "#msg-7"]
+    assert neighbour_links(page, 18) == ["#msg-7", "../page-3/#msg-19"]
     assert len(page.select(".msg-gap")) == 1 and len(render(layout, 3).select(".msg-gap")) == 1
 
 
@@ -172,28 +183,30 @@ def test_a_long_message_is_cut_and_linked_to_its_whole_text():
     text = "\n".join(f"line {i} of the output" for i in range(40))
     layout = layout_of(transcript(1, 2, text=text), message_chars=100)
     page = render(layout, 0)
-    shown = page.select_one(".msg-body__text").text
+    shown = selected(page, ".msg-body__text").text
     assert text.startswith(shown) and len(shown) <= 100 and shown.endswith("of the output")
-    note = page.select_one(".msg-cut")
+    note = selected(page, ".msg-cut")
     assert note.text.startswith(f"Shown: the first {len(shown)} of {len(text)} characters.")
-    assert note.a["href"] == "messages/msg-1.txt"
-    assert layout.text_file_numbers() == [1, 2] and layout.whole_text(layout.transcript.get(1)) == text.encode()
+    assert selected(note, "a")["href"] == "messages/msg-1.txt"
+    first = found(layout.transcript.get(1), "message 1")
+    assert layout.text_file_numbers() == [1, 2] and layout.whole_text(first) == text.encode()
     assert layout.text_file_src(1) == "transcript/messages/msg-1.txt"
     assert layout_of(transcript(1, text=text)).text_file_numbers() == []
 
 
 def test_search_gets_one_entry_a_message_and_never_reads_the_pages_back():
-    messages = parse_transcript([json.dumps(r).encode() for r in [
+    messages = MemoryTranscript([
         {"n": 1, "speaker": "user", "provenance": "verbatim", "text": "<b>bold</b> & \x1b"},
         {"n": 2, "speaker": "user", "provenance": "verbatim", "text": ""},
-        {"n": 3, "speaker": "tool", "provenance": "verbatim", "text": "x" * 300}]], "t.jsonl")
+        {"n": 3, "speaker": "tool", "provenance": "verbatim", "text": "x" * 300}])
     layout = layout_of(messages, per_page=2, message_chars=100)
-    found = [entry for index in (0, 1) for entry in entries(layout, index).search]
-    assert [(e["location"], e["title"]) for e in found] == [
+    search_entries = [entry for index in (0, 1) for entry in entries(layout, index).search]
+    assert [(e["location"], e["title"]) for e in search_entries] == [
         ("transcript/#msg-1", "Message 1 — user"), ("transcript/#msg-2", "Message 2 — user"),
         ("transcript/page-2/#msg-3", "Message 3 — tool")]
-    assert [e["text"] for e in found[:2]] == ["<p>&lt;b&gt;bold&lt;/b&gt; &amp; \u241b</p>", "<p>Empty message: no content</p>"]
-    assert len(found[2]["text"]) < 120  # cut as the page cuts it
+    assert [e["text"] for e in search_entries[:2]] == [
+        "<p>&lt;b&gt;bold&lt;/b&gt; &amp; \u241b</p>", "<p>Empty message: no content</p>"]
+    assert len(search_entries[2]["text"]) < 120  # cut as the page cuts it
     assert page_markdown(layout_of(messages), 0).startswith("---\nsearch:\n  exclude: true\n---\n")
 
 
@@ -202,21 +215,25 @@ def test_without_search_the_transcript_has_no_entries():
     assert len(entries(layout_of(transcript(1)), 0).search) == 1
 
 
-def test_which_messages_get_a_text_file_is_known_before_any_is_read(tmp_path):
+def test_which_messages_get_a_text_file_is_known_before_any_is_read(tmp_path, monkeypatch):
     # Long lines, short texts but two: the text's length decides, as the file's index tells it.
     lines = [{"n": n, "speaker": "tool", "provenance": "verbatim", "text": "x" * (40 if n == 2 else 60),
               "tool_input": {"padding": "p" * 500}} for n in (1, 2, 3)]
-    path = tmp_path / "t.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    indexed = parse_transcript(path.read_bytes().splitlines(keepends=True), "t.jsonl", str(path))
-    read = []
-    indexed.get = lambda n, get=indexed.get: read.append(n) or get(n)
+    indexed = read(tmp_path, *lines)
+    asked: list[int] = []
+    get = indexed.get
+
+    def get_and_note(n: int) -> Message | None:
+        asked.append(n)
+        return get(n)
+
+    monkeypatch.setattr(indexed, "get", get_and_note)
     assert [indexed.size_hint(n) for n in (1, 2, 3)] == [60, 40, 60]
     layout = layout_of(indexed, message_chars=50)
-    assert layout.text_file_numbers() == [1, 3] and read == []
-    written = {}
+    assert layout.text_file_numbers() == [1, 3] and asked == []
+    written: dict[int, bytes] = {}
     entries(layout, 0, write_text=written.__setitem__)
-    assert written == {1: b"x" * 60, 3: b"x" * 60} and read == [1, 2, 3]  # each read once
+    assert written == {1: b"x" * 60, 3: b"x" * 60} and asked == [1, 2, 3]  # each read once
     assert layout_of(indexed, message_chars=500).text_file_numbers() == []
 
 
@@ -230,14 +247,15 @@ def test_a_page_of_many_messages_lists_only_its_title_in_its_contents(count, lis
     made = entries(layout, 0, Permalink())
     page = BeautifulSoup(made.html, "html.parser")
     headings = page.find_all("h2", id=True)  # every message keeps its anchor and permanent link
-    assert [(h["id"], h.select_one("a.headerlink")["href"]) for h in headings] == [(f"msg-{n}", f"#msg-{n}") for n in range(1, count + 1)]
+    assert [(h["id"], selected(h, "a.headerlink")["href"]) for h in headings] == [
+        (f"msg-{n}", f"#msg-{n}") for n in range(1, count + 1)]
     assert made.headings == tuple((f"msg-{n}", f"Message {n} — tool") for n in range(1, count + 1))
     assert len(made.contents) == listed and made.contents == made.headings[:listed]
 
 
 def test_a_tool_call_without_text_is_named_once():
-    messages = parse_transcript([json.dumps({"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": "",
-                                             "tool_name": "Read", "tool_input": {"file": "a.py"}}).encode()], "t.jsonl")
-    entry = render(layout_of(messages), 0).select_one(".msg-entry")
+    messages = MemoryTranscript([{"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": "",
+                                  "tool_name": "Read", "tool_input": {"file": "a.py"}}])
+    entry = selected(render(layout_of(messages), 0), ".msg-entry")
     assert entry.get_text().count("Tool call: Read") == 1
-    assert json.loads(entry.select_one(".msg-tool pre code").get_text()) == {"file": "a.py"}
+    assert json.loads(selected(entry, ".msg-tool pre code").get_text()) == {"file": "a.py"}

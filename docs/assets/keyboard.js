@@ -1,31 +1,42 @@
 // The keyboard reaches what the pointer does, and only what is on screen.
 (() => {
-  // On a narrow screen the navigation opens from the header's menu button, and in it the
-  // page's table of contents from the page's name: each a <label> for a checkbox, and a
-  // label is no Tab stop, so each is made a button. Where Material does not show them
-  // (display: none, on a wide screen), they stay out of the Tab order.
-  const asButton = (label, name) => {
-    const box = document.getElementById(label.htmlFor);
-    if (!box) return;
-    label.setAttribute("role", "button");
-    if (name) label.setAttribute("aria-label", name);
-    label.tabIndex = 0;
+  // On a narrow screen the navigation opens from the header's menu, a <label> for a
+  // checkbox: no Tab stop, and no element that may be given a button's role. A button
+  // takes its place and works the checkbox; essay.css hides it on a wide screen, where
+  // Material hides the label.
+  const menu = document.querySelector('.md-header label[for="__drawer"]');
+  const drawer = document.getElementById("__drawer");
+  if (menu && drawer) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `${menu.className} md-header__menu`;
+    button.setAttribute("aria-label", "Navigation");
+    button.append(...menu.childNodes);
     // Material opens and closes the drawer without an event of the checkbox: the state is
     // read again whenever the button is used or reached.
-    const expanded = () => label.setAttribute("aria-expanded", String(box.checked));
+    const expanded = () => button.setAttribute("aria-expanded", String(drawer.checked));
     expanded();
-    box.addEventListener("change", expanded);
-    label.addEventListener("focus", expanded);
-    // Material's own keyboard handling clicks a focused label on Enter; Space, as on a button, too.
+    drawer.addEventListener("change", expanded);
+    button.addEventListener("focus", expanded);
+    button.addEventListener("click", () => {
+      drawer.click();
+      expanded();
+    });
+    menu.replaceWith(button);
+  }
+
+  // In the drawer, the page's name opens its table of contents: a label too, made a Tab
+  // stop as Material makes the labels of its nested sections. Material clicks a focused
+  // label on Enter; Space, as on a button, does too.
+  document.querySelectorAll('.md-nav--primary label[for="__toc"]').forEach((label) => {
+    label.tabIndex = 0;
     label.addEventListener("keydown", (event) => {
       if (event.key === " ") {
         event.preventDefault();
         label.click();
       }
     });
-  };
-  document.querySelectorAll('.md-header label[for="__drawer"]').forEach((label) => asButton(label, "Navigation"));
-  document.querySelectorAll('.md-nav--primary label[for="__toc"]').forEach((label) => asButton(label));
+  });
 
   // Material makes its search results box a Tab stop, even while the search is closed or
   // has found nothing. Without tabindex the browser makes it one only while it scrolls,

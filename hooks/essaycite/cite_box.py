@@ -22,7 +22,8 @@ def citation_list(references: dict[str, Reference]) -> etree.Element:
         else:
             _append_runs(etree.SubElement(entry, "p", {"class": "citation"}), reference)
         button = etree.SubElement(
-            entry, "button", {"type": "button", "class": "cite-copy", "data-copy": reference.text.rstrip(), **NOT_SEARCHED}
+            entry, "button",
+            {"type": "button", "class": "cite-copy", "data-copy": reference.text.rstrip(), **NOT_SEARCHED},
         )
         button.text = f"Copy {style}"
     return styles
@@ -39,7 +40,8 @@ def cite_box(summary: str, references: dict[str, Reference], links: list[tuple[s
         line = etree.SubElement(box, "p", {"class": "cite-address"})
         line.text = "Permanent address: "
         etree.SubElement(line, "a", {"href": address}).text = address
-        etree.SubElement(line, "button", {"type": "button", "class": "cite-copy", "data-copy": address, **NOT_SEARCHED}).text = "Copy address"
+        copy = {"type": "button", "class": "cite-copy", "data-copy": address, **NOT_SEARCHED}
+        etree.SubElement(line, "button", copy).text = "Copy address"
     box.append(citation_list(references))
     if links:
         box.append(link_line(links))

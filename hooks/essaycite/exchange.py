@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from typing import Any
 from urllib.parse import quote
 
 from .metadata import EssayMetadata, Part
@@ -133,11 +134,11 @@ def ris(meta: EssayMetadata, part: Part | None = None) -> str:
 
 # --- CSL-JSON ----------------------------------------------------------------------
 
-def csl_item(meta: EssayMetadata, part: Part | None = None) -> dict:
+def csl_item(meta: EssayMetadata, part: Part | None = None) -> dict[str, Any]:
     """A CSL-JSON item of type webpage; container-title names the site it is part of.
     Why webpage: see the `formats` module."""
     w: Work = work(meta, part)
-    item = {"id": w.key, "type": "webpage"}
+    item: dict[str, Any] = {"id": w.key, "type": "webpage"}
     if w.author:
         item["author"] = [{"family": w.author.family, **({"given": w.author.given} if w.author.given else {})}]
     item["title"] = w.title

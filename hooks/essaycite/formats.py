@@ -22,6 +22,7 @@ the title takes the author's place (Chicago: the site's name, for a page of a si
 
 from __future__ import annotations
 
+import datetime
 import html
 import re
 from collections.abc import Iterable
@@ -74,7 +75,7 @@ def _typographic(text: str, opening: str = "\u201c", closing: str = "\u201d") ->
 
 
 class _Runs:
-    def __init__(self):
+    def __init__(self) -> None:
         self._runs: list[tuple[str, str]] = []
 
     def add(self, text: str, kind: str = "text") -> _Runs:
@@ -148,7 +149,7 @@ def _apa_author(person: Person) -> str:
     return f"{person.family}, {initials}" if initials else person.family
 
 
-def _long_date(date) -> str:
+def _long_date(date: datetime.date) -> str:
     return f"{MONTHS[date.month - 1]} {date.day}, {date.year}"
 
 
@@ -234,7 +235,6 @@ def message_references(meta: EssayMetadata, number: int, path: str = "transcript
 class Download:
     filename: str
     label: str  # the format's name, for a link
-    media_type: str
     text: str
 
 
@@ -243,12 +243,8 @@ def downloads(meta: EssayMetadata, parts: Iterable[Part] = ()) -> tuple[Download
     reading order), under suggested names."""
     works = [None, *parts]
     return (
-        Download("essay.bib", "BibTeX", "application/x-bibtex",
-                 "\n".join(exchange.bibtex(meta, part) for part in works)),
-        Download("essay-biblatex.bib", "biblatex", "application/x-bibtex",
-                 "\n".join(exchange.biblatex(meta, part) for part in works)),
-        Download("essay.ris", "RIS", "application/x-research-info-systems",
-                 "".join(exchange.ris(meta, part) for part in works)),
-        Download("essay.json", "CSL-JSON", "application/vnd.citationstyles.csl+json",
-                 exchange.csl_json(meta, parts)),
+        Download("essay.bib", "BibTeX", "\n".join(exchange.bibtex(meta, part) for part in works)),
+        Download("essay-biblatex.bib", "biblatex", "\n".join(exchange.biblatex(meta, part) for part in works)),
+        Download("essay.ris", "RIS", "".join(exchange.ris(meta, part) for part in works)),
+        Download("essay.json", "CSL-JSON", exchange.csl_json(meta, parts)),
     )

@@ -23,10 +23,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .metadata import EssayMetadata, Part
 
 ESSAY, SECTION, PAGE = "essay", "section", "page"
+JsonObject = dict[str, Any]  # a JSON object, as json.dumps writes it
 
 # The <link rel="schema.DC" href="..."> that declares the DC.* prefix.
 DUBLIN_CORE_SCHEMA = ("schema.DC", "http://purl.org/dc/elements/1.1/")
@@ -39,7 +41,7 @@ class Head:
 
     meta: list[dict[str, str]] = field(default_factory=list)
     links: list[dict[str, str]] = field(default_factory=list)
-    json_ld: dict = field(default_factory=dict)
+    json_ld: JsonObject = field(default_factory=dict)
 
 
 def page_head(meta: EssayMetadata, kind: str, page: Part | None = None, parts: Iterable[Part] = (), *,
@@ -122,7 +124,7 @@ def dublin_core_tags(meta: EssayMetadata, part: Part | None = None) -> list[tupl
     return tags
 
 
-def open_graph_tags(meta: EssayMetadata, kind: str, page: Part, description: str | None = None) -> list[dict]:
+def open_graph_tags(meta: EssayMetadata, kind: str, page: Part, description: str | None = None) -> list[dict[str, str]]:
     """Open Graph `og:*` (and, on the essay's pages, `article:*`) and Twitter card tags.
     No image: the site makes none."""
     text = description if description is not None else meta.description
@@ -142,8 +144,8 @@ def open_graph_tags(meta: EssayMetadata, kind: str, page: Part, description: str
     return tags
 
 
-def _common(meta: EssayMetadata) -> dict:
-    data = {}
+def _common(meta: EssayMetadata) -> JsonObject:
+    data: JsonObject = {}
     if meta.author:
         data["author"] = {"@type": "Person", "name": meta.author.display}
     data.update({"datePublished": meta.published.isoformat(), "version": str(meta.edition),
@@ -151,14 +153,14 @@ def _common(meta: EssayMetadata) -> dict:
     return data
 
 
-def _essay_node(meta: EssayMetadata) -> dict:
+def _essay_node(meta: EssayMetadata) -> JsonObject:
     return {"@type": "ScholarlyArticle", "@id": meta.url, "url": meta.url, "name": meta.title}
 
 
-def json_ld(meta: EssayMetadata, parts: Iterable[Part] = (), *, pdf_url: str | None = None) -> dict:
+def json_ld(meta: EssayMetadata, parts: Iterable[Part] = (), *, pdf_url: str | None = None) -> JsonObject:
     """The essay: a schema.org ScholarlyArticle, with each section under hasPart in
     reading order, each with the @id its own page gives itself."""
-    data = {"@context": "https://schema.org", **_essay_node(meta), "headline": meta.title, **_common(meta)}
+    data: JsonObject = {"@context": "https://schema.org", **_essay_node(meta), "headline": meta.title, **_common(meta)}
     if meta.description:
         data["description"] = meta.description
     sections = [
@@ -176,11 +178,11 @@ def json_ld(meta: EssayMetadata, parts: Iterable[Part] = (), *, pdf_url: str | N
     return data
 
 
-def section_json_ld(meta: EssayMetadata, part: Part, parts: Iterable[Part] = ()) -> dict:
+def section_json_ld(meta: EssayMetadata, part: Part, parts: Iterable[Part] = ()) -> JsonObject:
     """A section: a CreativeWork of its own (name, address, position among `parts`)
     that isPartOf the essay."""
-    data = {"@context": "https://schema.org", "@type": "CreativeWork", "@id": part.url, "url": part.url,
-            "name": part.title}
+    data: JsonObject = {"@context": "https://schema.org", "@type": "CreativeWork", "@id": part.url, "url": part.url,
+                        "name": part.title}
     urls = [p.url for p in parts]
     if part.url in urls:
         data["position"] = urls.index(part.url) + 1
@@ -189,7 +191,7 @@ def section_json_ld(meta: EssayMetadata, part: Part, parts: Iterable[Part] = ())
     return data
 
 
-def page_json_ld(meta: EssayMetadata, page: Part) -> dict:
+def page_json_ld(meta: EssayMetadata, page: Part) -> JsonObject:
     """Another page of the site: a WebPage, part of the site, not of the article."""
     return {
         "@context": "https://schema.org", "@type": "WebPage", "@id": page.url, "url": page.url,
@@ -198,7 +200,7 @@ def page_json_ld(meta: EssayMetadata, page: Part) -> dict:
     }
 
 
-def json_ld_script_text(data: dict) -> str:
+def json_ld_script_text(data: JsonObject) -> str:
     """JSON for a <script type="application/ld+json"> element: "<", ">" and "&" are
     written as \\u escapes, so no title can close the element or open a comment."""
     text = json.dumps(data, ensure_ascii=False, indent=2)

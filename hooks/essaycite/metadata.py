@@ -69,7 +69,7 @@ class EssayMetadata:
     # Words that APA's sentence case must leave capitalised (names such as "Blackwell").
     proper_nouns: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.title.strip():
             raise MetadataError("extra.essay.title: the essay needs a title")
         if isinstance(self.published, datetime.datetime) or not isinstance(self.published, datetime.date):

@@ -43,7 +43,7 @@ class ParagraphLinker(Treeprocessor):
         # paragraphs of each section as its own page does.
         sections = [child for child in root if child.tag == "section"] or [root]
         paragraphs = [[e for e in section.iter() if e.tag in PARAGRAPH_TAGS and e.get("id")] for section in sections]
-        self.record([paragraph.get("id") for group in paragraphs for paragraph in group])
+        self.record([paragraph.get("id", "") for group in paragraphs for paragraph in group])
         for group in paragraphs:
             self._link(group)
 
@@ -53,7 +53,8 @@ class ParagraphLinker(Treeprocessor):
             link = etree.Element(
                 "a",
                 # Left out of the search: the mark is no part of the paragraph's text.
-                {"class": "paragraph-link", "href": f"#{paragraph.get('id')}", "aria-label": f"Paragraph {number}: link",
+                {"class": "paragraph-link", "href": f"#{paragraph.get('id')}",
+                 "aria-label": f"Paragraph {number}: link",
                  **NOT_SEARCHED},
             )
             link.text = f"¶\u00a0{number}"

@@ -24,7 +24,7 @@ def whole_essay_markdown(sections: list[tuple[str, str]], after_title: str = "",
     for index, (name, markdown) in enumerate(sections):
         lines = _HTML_SECTION_RE.sub("", markdown).split("\n")
         kept = []
-        for line, in_code in zip(lines, in_fenced_code(lines)):
+        for line, in_code in zip(lines, in_fenced_code(lines), strict=True):
             if not in_code:
                 found = ID_LINE_RE.match(line)
                 if found:

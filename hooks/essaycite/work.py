@@ -56,9 +56,8 @@ def citation_key(meta: EssayMetadata, part: Part | None = None) -> str:
 
 def work(meta: EssayMetadata, part: Part | None = None) -> Work:
     """The essay (no part), or one of its parts, as a work published on the essay's site."""
-    if part:
-        container = meta.title
-    else:
+    container: str | None = meta.title
+    if part is None:
         container = None if site_is_title(meta) else meta.site_name
     return Work(
         key=citation_key(meta, part),

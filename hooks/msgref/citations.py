@@ -4,6 +4,7 @@ which messages each page links to (its previews)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -16,7 +17,7 @@ class Citation:
 
 
 class CitationRegistry:
-    def __init__(self):
+    def __init__(self) -> None:
         self._by_message: dict[int, list[Citation]] = defaultdict(list)
         self._linked: dict[str, list[int]] = {}  # page -> the messages it links to, in order
 
@@ -45,7 +46,7 @@ class CitationRegistry:
         """The numbers of the messages cited anywhere, in order."""
         return sorted(n for n, citations in self._by_message.items() if citations)
 
-    def cited_on(self, pages) -> list[int]:
+    def cited_on(self, pages: Iterable[str]) -> list[int]:
         """The numbers of the messages cited on any of `pages`, in order."""
-        pages = set(pages)
-        return sorted(n for n, citations in self._by_message.items() if any(c.page in pages for c in citations))
+        wanted = set(pages)
+        return sorted(n for n, citations in self._by_message.items() if any(c.page in wanted for c in citations))

@@ -10,8 +10,9 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from markdown import Markdown
 from markdown.extensions import Extension
@@ -32,6 +33,10 @@ EDITORIAL_MARK_CLASS = "editorial-mark"  # marks an editor's note, left out of e
 _STASH_PLACEHOLDER_RE = re.compile("\x02([^\x03]*)\x03")
 _ENTITY_RE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z0-9]+);")
 _RAW_LINK_RE = re.compile(r"<(/?)a\b", re.IGNORECASE)
+# The citations an inline pattern found on a page: each link and the message it cites.
+_Found = list[tuple[etree.Element, Message]]
+# What an inline processor returns: the replacement and where it starts and ends, or Nones.
+_Replacement = tuple[etree.Element | str | None, int | None, int | None]
 
 
 @dataclass(frozen=True)
@@ -49,8 +54,13 @@ class PageInProgress:
 class CitingBuild(Protocol):
     """What the extension needs of the build in progress."""
 
-    page: PageInProgress
-    citations: CitationRegistry
+    @property
+    def page(self) -> PageInProgress:
+        """The page being converted."""
+
+    @property
+    def citations(self) -> CitationRegistry:
+        """Where the citations found are recorded."""
 
     def message(self, n: int) -> Message | None:
         """Message n as the site shows it, or None if the transcript has none."""
@@ -84,7 +94,7 @@ class MessageCitations(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:
         md.registerExtension(self)
-        found: list[tuple[etree.Element, Message]] = []
+        found: _Found = []
         # Before every other preprocessor: fenced code is collapsed into one line later.
         md.preprocessors.register(LineMarkers(md, self), "msgref_line_markers", 40)
         # Near misses after code spans (190) and backslash escapes (180), before links
@@ -112,19 +122,20 @@ class TagPattern(InlineProcessor):
     # No link inside a link, a details summary or a tab label (see `stranded`).
     ANCESTOR_EXCLUDES = ("a", "summary", "label")
 
-    def __init__(self, md: Markdown, extension: MessageCitations, found: list):
+    def __init__(self, md: Markdown, extension: MessageCitations, found: _Found):
         super().__init__(tags.MARKED_TAG_RE, md)
         self.extension = extension
         self.found = found
 
-    def handleMatch(self, m: re.Match, data: str):
+    # Python-Markdown's InlineProcessor takes the text too, unlike the Pattern it derives from.
+    def handleMatch(self, m: re.Match[str], data: str) -> _Replacement:  # type: ignore[override]
         if tags.in_attribute_list(data, m.start(), m.end()) or self._in_raw_link(data[: m.start()]):
             return None, None, None  # left as written, and reported (see `stranded`)
         build = self.extension.build
         n, line = int(m.group(1)), tags.line_of(m.group("line"))
         message = build.message(n)
         href = build.href(n, build.page.src) if message else None
-        if href is None:
+        if message is None or href is None:
             self.extension.report(line, f"[msg {n}] is not in the transcript")
             return snippets.citation_link(None, n, None), m.start(0), m.end(0)
         link = snippets.citation_link(message, n, href)
@@ -147,7 +158,8 @@ class NearMissPattern(InlineProcessor):
         super().__init__(tags.MARKED_CANDIDATE_RE)
         self.extension = extension
 
-    def handleMatch(self, m: re.Match, data: str):
+    # Python-Markdown's InlineProcessor takes the text too, unlike the Pattern it derives from.
+    def handleMatch(self, m: re.Match[str], data: str) -> _Replacement:  # type: ignore[override]
         text = m.group("written") + m.group("closing")
         if tags.TAG_RE.fullmatch(text):
             return None, None, None  # a tag: TagPattern's
@@ -158,7 +170,7 @@ class NearMissPattern(InlineProcessor):
 class SnippetPlacer(Treeprocessor):
     """Show each cited message beside the paragraph that cites it, and record the citation."""
 
-    def __init__(self, md: Markdown, extension: MessageCitations, found: list):
+    def __init__(self, md: Markdown, extension: MessageCitations, found: _Found):
         super().__init__(md)
         self.extension = extension
         self.found = found
@@ -172,7 +184,8 @@ class SnippetPlacer(Treeprocessor):
         page = self.extension.build.page
         for _, message in found:
             self.extension.build.citations.link(page.src, message.n)
-        cited = [(link, message, block) for link, message in found if (block := _enclosing_block(link, parents)) is not None]
+        cited = [(link, message, block) for link, message in found
+                 if (block := _enclosing_block(link, parents)) is not None]
         by_block: dict[etree.Element, list[tuple[etree.Element, Message]]] = {}
         for link, message, block in cited:
             by_block.setdefault(block, []).append((link, message))
@@ -181,34 +194,37 @@ class SnippetPlacer(Treeprocessor):
         ids: dict[int, int] = {}
         for link, message, block in cited:
             ids[message.n] = ids.get(message.n, 0) + 1
-            suffix = "" if ids[message.n] == 1 else f"-{ids[message.n]}"
-            link.set("id", f"cite-{message.n}{suffix}")
+            anchor = f"cite-{message.n}" + ("" if ids[message.n] == 1 else f"-{ids[message.n]}")
+            link.set("id", anchor)
             if not page.derived:
-                self.extension.build.citations.record(Citation(message.n, page.src, link.get("id"), excerpts[block]))
+                self.extension.build.citations.record(Citation(message.n, page.src, anchor, excerpts[block]))
         for block, citations in by_block.items():
             if _is_alone(block, citations):
                 self._replace_with_quote(block, parents[block], *citations[0])
             else:
                 self._add_snippets(block, parents[block], citations)
 
-    def _replace_with_quote(self, block, parent, link, message) -> None:
+    def _replace_with_quote(self, block: etree.Element, parent: etree.Element, link: etree.Element,
+                            message: Message) -> None:
         shown, cut_note = self.extension.build.shown_whole(message, self.extension.build.page.src)
-        quote = snippets.snippet(shown, link.get("href"), full=True)
+        quote = snippets.snippet(shown, link.get("href", ""), full=True)
         if cut_note is not None:
             quote.insert(1, cut_note)  # after the text, before the caption
-        if block.get("id"):  # the paragraph's own anchor stays; the citation's goes on the caption
-            quote.set("id", block.get("id"))
-            quote.find("figcaption/a").set("id", link.get("id"))
+        anchor, citation = block.get("id"), link.get("id", "")
+        if anchor:  # the paragraph's own anchor stays; the citation's goes on the caption
+            quote.set("id", anchor)
+            quote[-1][0].set("id", citation)  # the caption's first link
         else:
-            quote.set("id", link.get("id"))
-        quote.set("class", quote.get("class") + " msg-snippet--full")
+            quote.set("id", citation)
+        quote.set("class", quote.get("class", "") + " msg-snippet--full")
         quote.tail = block.tail
         parent[list(parent).index(block)] = quote
 
-    def _add_snippets(self, block, parent, citations) -> None:
+    def _add_snippets(self, block: etree.Element, parent: etree.Element, citations: _Found) -> None:
         shown = etree.Element("div", {"class": "msg-snippets"})
-        cited = {message.n: (message, link.get("href")) for link, message in citations}
-        beside = _words(_plain_text(block, self.md.htmlStash.rawHtmlBlocks)) + "\n" + _words(self._quotation_after(block, parent))
+        cited = {message.n: (message, link.get("href", "")) for link, message in citations}
+        paragraph = _plain_text(block, self.md.htmlStash.rawHtmlBlocks)
+        beside = _words(paragraph) + "\n" + _words(self._quotation_after(block, parent))
         # Nothing shown twice: a message whose text the reader has just read, in the citing
         # paragraph or in the quotation after it, gets no snippet; its link still leads to it.
         done = {n for n, (message, _) in cited.items() if (text := _words(message.text)) and text in beside}
@@ -234,7 +250,7 @@ class SnippetPlacer(Treeprocessor):
         else:
             parent.insert(list(parent).index(block) + 1, shown)
 
-    def _quotation_after(self, block, parent) -> str:
+    def _quotation_after(self, block: etree.Element, parent: etree.Element) -> str:
         """The text of the quotation that follows `block`, if one does."""
         siblings = list(parent)
         following = siblings[siblings.index(block) + 1] if siblings.index(block) + 1 < len(siblings) else None
@@ -260,12 +276,12 @@ class MarkerRemover(Postprocessor):
     def run(self, text: str) -> str:
         for token in getattr(self.md, "toc_tokens", []):
             _clean_toc_token(token)
-        if hasattr(self.md, "toc"):
-            self.md.toc = tags.strip_markers(self.md.toc)
+        if isinstance(toc := getattr(self.md, "toc", None), str):  # the table of contents, if the page has one
+            self.md.toc = tags.strip_markers(toc)  # type: ignore[attr-defined]  # the toc extension's; no stub has it
         return tags.strip_markers(text)
 
 
-def _enclosing_block(element, parents):
+def _enclosing_block(element: etree.Element, parents: dict[etree.Element, etree.Element]) -> etree.Element | None:
     while element in parents:
         element = parents[element]
         if element.tag in BLOCK_TAGS:
@@ -273,7 +289,7 @@ def _enclosing_block(element, parents):
     return None
 
 
-def _is_alone(block, citations) -> bool:
+def _is_alone(block: etree.Element, citations: _Found) -> bool:
     """True for a paragraph that holds one tag and nothing else."""
     link = citations[0][0]
     return (
@@ -285,7 +301,7 @@ def _is_alone(block, citations) -> bool:
     )
 
 
-def _plain_text(element, stash=()) -> str:
+def _plain_text(element: etree.Element, stash: Sequence[object] = ()) -> str:
     """The words of a block, without the marks an editor added to them. `stash` holds
     the raw HTML that placeholders in the text stand for: its entities are kept."""
     parts = [element.text or ""]
@@ -301,7 +317,7 @@ def _words(text: str) -> str:
     return " ".join(snippets.displayable(text).split()).casefold()
 
 
-def _placeholder_text(placeholder: str, stash) -> str:
+def _placeholder_text(placeholder: str, stash: Sequence[object]) -> str:
     """The text a placeholder of Python-Markdown stands for: an escaped character, an
     entity (`&amp;`), or nothing for raw HTML."""
     if placeholder.isdigit():
@@ -311,7 +327,7 @@ def _placeholder_text(placeholder: str, stash) -> str:
     return html.unescape(raw) if isinstance(raw, str) and _ENTITY_RE.fullmatch(raw) else ""
 
 
-def _clean_toc_token(token: dict) -> None:
+def _clean_toc_token(token: dict[str, Any]) -> None:
     token["name"] = tags.strip_markers(token["name"])
     for child in token.get("children", []):
         _clean_toc_token(child)

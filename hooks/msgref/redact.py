@@ -15,12 +15,16 @@ patterns. Plain Python only: nothing here imports MkDocs or Markdown.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .schema import LOG_TEXT_FIELDS, MAX_NESTING, Message, MessageSource
+from .transcript import IndexedTranscript
 
 MARKER = "[REDACTED: {kind}]"
 # Part of every redactor's fingerprint: raise it whenever a change to the code below
@@ -37,7 +41,7 @@ _NOT_MARKER = r"(?!\[REDACTED)"
 @dataclass(frozen=True)
 class Pattern:
     kind: str
-    regex: re.Pattern
+    regex: re.Pattern[str]
     # The group holding the secret; 0 is the whole match. Text outside it is kept.
     group: int | str = 0
     # Strings of which one must be in the text (in case-folded text if `hints_lower`)
@@ -46,10 +50,10 @@ class Pattern:
     hints_lower: bool = False
     # A simpler regular expression that must match the text, tested like the hints,
     # for a pattern whose hints are common words.
-    hint_regex: re.Pattern | None = None
+    hint_regex: re.Pattern[str] | None = None
 
 
-def _pattern(kind: str, regex: str, group: int | str = 0, hints=(), hints_lower: bool = False,
+def _pattern(kind: str, regex: str, group: int | str = 0, hints: Iterable[str] = (), hints_lower: bool = False,
              hint_regex: str | None = None) -> Pattern:
     return Pattern(kind, re.compile(regex), group, tuple(hints), hints_lower,
                    re.compile(hint_regex) if hint_regex else None)
@@ -142,7 +146,7 @@ class NestingError(ValueError):
 class Redactor:
     """Replaces secrets in strings, and in every string of a JSON-like value."""
 
-    def __init__(self, extra_patterns: dict[str, str] | None = None, allow: list[str] | None = None):
+    def __init__(self, extra_patterns: Mapping[str, str] | None = None, allow: Iterable[str] = ()):
         """`extra_patterns` maps a kind to a regular expression: the named group
         `secret`, if any, or else the whole match is redacted. `allow` lists literal
         strings that are never redacted, such as a documented example key."""
@@ -152,33 +156,22 @@ class Redactor:
             group = "secret" if "secret" in compiled.groupindex else 0
             extra.append(Pattern(kind, compiled, group))
         self.patterns: tuple[Pattern, ...] = (*BUILTIN_PATTERNS, *extra)
-        self.allow = frozenset(allow or ())
-        # Two redactors with the same rules redact alike.
-        self.rules = (tuple((kind, regex) for kind, regex in (extra_patterns or {}).items()), self.allow)
+        self.allow = frozenset(allow)
+        # Two redactors with the same rules redact alike, and have the same fingerprint.
         self.fingerprint = _fingerprint(self.patterns, self.allow)
 
     def redact_text(self, text: str) -> tuple[str, list[str]]:
         """The text with each secret replaced, and one kind for each replacement."""
         kinds: list[str] = []
-        folded = None
+        folded = functools.cache(text.casefold)
         for pattern in self.patterns:
-            if pattern.hints:
-                # casefold, unlike lower, maps every letter that the patterns' (?i)
-                # matches as one of these hints' letters, such as the Kelvin sign.
-                if pattern.hints_lower and folded is None:
-                    folded = text.casefold()
-                haystack = folded if pattern.hints_lower else text
-                if not any(map(haystack.__contains__, pattern.hints)):
-                    continue
-                if pattern.hint_regex and not pattern.hint_regex.search(haystack):
-                    continue
-            if pattern.regex.search(text) is None:
+            if not _hinted(pattern, text, folded) or pattern.regex.search(text) is None:
                 continue
-            text = pattern.regex.sub(lambda match, p=pattern: self._replace(match, p, kinds), text)
-            folded = None
+            text = pattern.regex.sub(functools.partial(self._replace, pattern=pattern, kinds=kinds), text)
+            folded = functools.cache(text.casefold)
         return text, kinds
 
-    def may_hold_secret(self, *values) -> bool:
+    def may_hold_secret(self, *values: object) -> bool:
         """False if no string in `values` (JSON-like, keys too) can hold a secret: none
         holds a hint of any pattern. Most messages hold none, and looking for the hints
         in all their strings joined is far quicker than trying each pattern on each
@@ -188,25 +181,16 @@ class Redactor:
         for value in values:
             _collect_strings(value, strings, 0)
         text = "\n".join(strings)
-        folded = None
-        for pattern in self.patterns:
-            if not pattern.hints:
-                return True  # a pattern of the site's own: tried on every string
-            if pattern.hints_lower and folded is None:
-                folded = text.casefold()
-            haystack = folded if pattern.hints_lower else text
-            if any(map(haystack.__contains__, pattern.hints)) and (
-                    pattern.hint_regex is None or pattern.hint_regex.search(haystack)):
-                return True
-        return False
+        folded = functools.cache(text.casefold)
+        return any(_hinted(pattern, text, folded) for pattern in self.patterns)
 
-    def redact_value(self, value):
+    def redact_value(self, value: Any) -> tuple[Any, list[str]]:
         """Redact every string inside a JSON-like value, the keys of its objects too.
         A value nested deeper than MAX_NESTING levels is refused with NestingError."""
         kinds: list[str] = []
         return self._redact(value, kinds, 0), kinds
 
-    def _redact(self, value, kinds: list[str], depth: int):
+    def _redact(self, value: Any, kinds: list[str], depth: int) -> Any:
         if isinstance(value, str):
             text, found = self.redact_text(value)
             kinds.extend(found)
@@ -214,7 +198,7 @@ class Redactor:
         if isinstance(value, (dict, list, tuple)) and depth >= MAX_NESTING:
             raise NestingError(f"nests deeper than {MAX_NESTING} levels, the most a message may hold")
         if isinstance(value, dict):
-            redacted = {}
+            redacted: dict[Any, Any] = {}
             for key, item in value.items():
                 key = marked = self._redact(key, kinds, depth)
                 copy = 1
@@ -227,7 +211,7 @@ class Redactor:
             return [self._redact(item, kinds, depth + 1) for item in value]
         return value
 
-    def _replace(self, match: re.Match, pattern: Pattern, kinds: list[str]) -> str:
+    def _replace(self, match: re.Match[str], pattern: Pattern, kinds: list[str]) -> str:
         start, end = _secret_span(match, pattern.group)
         secret = match.string[start:end]
         if not secret or secret in self.allow:
@@ -253,7 +237,20 @@ def _fingerprint(patterns: tuple[Pattern, ...], allow: frozenset[str]) -> bytes:
     return hashlib.blake2b(json.dumps(rules).encode("ascii"), digest_size=32).digest()
 
 
-def _collect_strings(value, strings: list[str], depth: int) -> None:
+def _hinted(pattern: Pattern, text: str, folded: Callable[[], str]) -> bool:
+    """Whether `text` holds what `pattern` needs to match (its hints), as far as a test
+    far quicker than its search can tell; `folded()` is the text case-folded. casefold,
+    unlike lower, maps every letter that the patterns' (?i) matches as one of their
+    hints' letters, such as the Kelvin sign."""
+    if not pattern.hints:
+        return True  # a pattern of the site's own: tried on every string
+    haystack = folded() if pattern.hints_lower else text
+    if not any(map(haystack.__contains__, pattern.hints)):
+        return False
+    return pattern.hint_regex is None or pattern.hint_regex.search(haystack) is not None
+
+
+def _collect_strings(value: object, strings: list[str], depth: int) -> None:
     if isinstance(value, str):
         strings.append(value)
     elif isinstance(value, (dict, list, tuple)):
@@ -265,7 +262,7 @@ def _collect_strings(value, strings: list[str], depth: int) -> None:
             _collect_strings(item, strings, depth + 1)
 
 
-def _secret_span(match: re.Match, group: int | str) -> tuple[int, int]:
+def _secret_span(match: re.Match[str], group: int | str) -> tuple[int, int]:
     """The span of the first group named in `group` ("a|b") that took part in the match."""
     if group == 0:
         return match.span()
@@ -283,17 +280,19 @@ class RedactedTranscript:
     grows with the number of messages that hold secrets, not with the transcript.
     `on_redact(n, kinds)` is told of each message found to hold secrets, for the report.
     A message whose line carries a redaction seal made under this redactor's rules,
-    found when the transcript was read (see msgref.seal), is clean without a look: the
-    importer redacted it under the same rules.
+    checked as its line is read (see msgref.seal), is clean without a look: the importer
+    redacted it under the same rules.
     """
 
-    def __init__(self, transcript: MessageSource, redactor: Redactor, on_redact=None):
+    def __init__(self, transcript: MessageSource, redactor: Redactor,
+                 on_redact: Callable[[int, list[str]], None] = lambda n, kinds: None):
         self._transcript = transcript
         self._redactor = redactor
-        self._on_redact = on_redact or (lambda n, kinds: None)
+        self._on_redact = on_redact
         self._clean: set[int] = set()
-        if getattr(transcript, "seal_key", None) == redactor.fingerprint:
-            self._clean.update(transcript.sealed)
+        # The transcript, if it tells which lines carry a seal made under this redactor's rules.
+        self._seals = transcript if isinstance(transcript, IndexedTranscript) and \
+            transcript.seal_key == redactor.fingerprint else None
         self._redacted: dict[int, Message] = {}
         self.path = transcript.path
         self.numbers = transcript.numbers
@@ -313,6 +312,9 @@ class RedactedTranscript:
         message = self._transcript.get(n)
         if message is None or n in self._clean:
             return message
+        if self._seals is not None and self._seals.seal_verified(n):
+            self._clean.add(n)  # the importer redacted it under the same rules
+            return message
         if not self._redactor.may_hold_secret(*(getattr(message, name) for name in LOG_TEXT_FIELDS)):
             self._clean.add(n)
             return message
@@ -326,18 +328,3 @@ class RedactedTranscript:
         self._on_redact(n, kinds)
         self._redacted[n] = replace(message, **redacted)
         return self._redacted[n]
-
-
-# The view made last, kept for the next build of a development server: an essay edited
-# and saved leaves the transcript and the settings as they were, and with them what was
-# redacted. It lives here, in a module that stays imported from one build to the next.
-_last_view: tuple[MessageSource, tuple, RedactedTranscript] | None = None
-
-
-def redacted_view(transcript: MessageSource, redactor: Redactor, on_redact=None) -> RedactedTranscript:
-    """The transcript as redacted by `redactor`: the view of the last call, if it was for
-    the same transcript and the same rules, or a new one."""
-    global _last_view
-    if _last_view is None or _last_view[0] is not transcript or _last_view[1] != redactor.rules:
-        _last_view = (transcript, redactor.rules, RedactedTranscript(transcript, redactor, on_redact))
-    return _last_view[2]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 SPEAKERS = ("user", "assistant", "tool", "unknown")
 # How deep a message's JSON may nest: far deeper than any tool input, and far below
@@ -19,7 +19,7 @@ MAX_NESTING = 100
 PROVENANCES = ("verbatim", "described")
 
 
-def _json(kind: type, required: bool = False, from_log: bool = False):
+def _json(kind: type, required: bool = False, from_log: bool = False) -> dict[str, object]:
     return {"json": kind, "required": required, "from_log": from_log}
 
 
@@ -47,7 +47,7 @@ class Message:
         return self.provenance == "described"
 
 
-def _json_fields() -> Iterator[dataclasses.Field]:
+def _json_fields() -> Iterator[dataclasses.Field[object]]:
     return (f for f in dataclasses.fields(Message) if "json" in f.metadata)
 
 
@@ -61,8 +61,13 @@ class MessageSource(Protocol):
     """What every view of a transcript offers: the name of its file, its message
     numbers in order, and its messages by number."""
 
-    path: str
-    numbers: list[int]
+    @property
+    def path(self) -> str:
+        """How problems name the transcript's file."""
+
+    @property
+    def numbers(self) -> list[int]:
+        """The message numbers, in order."""
 
     def __len__(self) -> int: ...
 
@@ -74,7 +79,7 @@ class MessageSource(Protocol):
         """The length of message n's text in the file, known without reading the message."""
 
 
-def record_problem(record) -> str | None:
+def record_problem(record: object) -> str | None:
     """What is wrong with a JSON value as a message record, or None."""
     # This runs for every line of transcripts of hundreds of thousands of messages:
     # the common case, a valid record, takes as few steps as it can.
@@ -113,11 +118,12 @@ def record_problem(record) -> str | None:
 _REQUIRED_NAMES = frozenset(REQUIRED_FIELDS)
 
 
-def nests_deeper(value, limit: int) -> bool:
+def nests_deeper(value: object, limit: int) -> bool:
     """True if the JSON-like `value` has lists or objects nested more than `limit` deep."""
     if type(value) not in (dict, list):  # the common case: a string, or nothing
         return False
-    level, depth = [value], 0
+    level: list[Any] = [value]
+    depth = 0
     while level:
         depth += 1
         if depth > limit:
@@ -127,19 +133,19 @@ def nests_deeper(value, limit: int) -> bool:
     return False
 
 
-def message_from_record(record: dict, line: int) -> Message:
+def message_from_record(record: dict[str, Any], line: int) -> Message:
     """A message from a record that `record_problem` found nothing wrong with."""
     if "described_with" not in record:  # the common case: its fields are the message's as they are
         return Message(**record, line=line)
     return Message(**{**record, "described_with": tuple(record["described_with"])}, line=line)
 
 
-def record_of(message: Message) -> dict:
+def record_of(message: Message) -> dict[str, Any]:
     """The record of a message as the transcript file holds it: the required fields and
     those of the others that have a value. A tool call always has its input, null or not.
     The redaction seal is left out: it belongs to the bytes of the line it was read from,
     and a record written again is a new line, to be sealed again if it is redacted."""
-    record = {}
+    record: dict[str, Any] = {}
     for f in _json_fields():
         value = getattr(message, f.name)
         if f.name == "redaction_seal":
@@ -149,11 +155,11 @@ def record_of(message: Message) -> dict:
     return record
 
 
-def _json_name(python_type) -> str:
+def _json_name(python_type: type) -> str:
     return {int: "an integer", str: "a string", list: "a list", dict: "an object"}[python_type]
 
 
-def _json_type(value) -> str:
+def _json_type(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):

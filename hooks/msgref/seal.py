@@ -39,7 +39,6 @@ class SealCheck:
     """Tells whether raw transcript lines carry a seal made with one fingerprint."""
 
     def __init__(self, fingerprint: bytes):
-        self.fingerprint = fingerprint
         self._start = hashlib.blake2b(fingerprint + b"\0", digest_size=_DIGEST_BYTES)
 
     def matches(self, raw: bytes) -> bool:

@@ -10,13 +10,11 @@ import html
 import json
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Iterable
 
-from .transcript import Message
+import orjson
 
-try:
-    from orjson import OPT_INDENT_2 as _INDENT, dumps as _fast_dumps
-except ImportError:  # pragma: no cover - the standard library writes the same text
-    _fast_dumps = None
+from .schema import Message
 
 SNIPPET_CHARS = 280
 EMPTY_LABEL = "Empty message: no content"
@@ -41,7 +39,7 @@ _NOT_DISPLAYABLE_RE = re.compile(
 )
 
 
-def _visible(match: re.Match) -> str:
+def _visible(match: re.Match[str]) -> str:
     char = match.group()
     code = ord(char)
     if code > 0xFFFF:  # another plane: only its last two code points are noncharacters
@@ -49,7 +47,22 @@ def _visible(match: re.Match) -> str:
     return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
+# In UTF-8, every character the expression above matches starts with one of these bytes;
+# no other byte does. Looking for them in a text's UTF-8 takes a tenth of the time of the
+# expression's search, and most long texts (tool outputs) hold none.
+_STARTS_OF_UNDISPLAYABLE = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F, 0xC2, 0xED, 0xEE, 0xEF,
+                                  *range(0xF0, 0xF5)])
+_OTHER_BYTES = bytes(byte for byte in range(256) if byte not in _STARTS_OF_UNDISPLAYABLE)
+_LOOK_FIRST_CHARS = 2000  # a shorter text is searched at once
+
+
 def displayable(text: str) -> str:
+    if len(text) >= _LOOK_FIRST_CHARS:
+        try:
+            if not text.encode().translate(None, _OTHER_BYTES):
+                return text
+        except UnicodeEncodeError:  # a lone surrogate
+            pass
     return _NOT_DISPLAYABLE_RE.sub(_visible, text)
 
 
@@ -82,7 +95,8 @@ def provenance_label(message: Message) -> str:
 def citation_link(message: Message | None, n: int, href: str | None) -> etree.Element:
     """The inline element that replaces `[msg N]`: a link, or a visible unresolved mark."""
     if message is None or href is None:
-        mark = etree.Element("mark", {"class": "msg-ref msg-ref--unresolved", "title": f"Message {n} is not in the transcript"})
+        mark = etree.Element("mark", {"class": "msg-ref msg-ref--unresolved",
+                                      "title": f"Message {n} is not in the transcript"})
         mark.text = f"msg {n} (not in the transcript)"
         return mark
     kind = "described" if message.is_described else "verbatim"
@@ -166,7 +180,8 @@ def message_details(message: Message) -> list[etree.Element]:
     return details
 
 
-def snippet(message: Message, href: str, full: bool = False, together: tuple = ()) -> etree.Element:
+def snippet(message: Message, href: str, full: bool = False,
+            together: tuple[tuple[Message, str], ...] = ()) -> etree.Element:
     """A message shown in an essay page: its body and a caption linking to the transcript.
 
     `together` holds (message, href) pairs that share this message's description and are
@@ -184,19 +199,17 @@ def snippet(message: Message, href: str, full: bool = False, together: tuple = (
     return figure
 
 
-def _indented_json(value) -> str:
+def _indented_json(value: object) -> str:
     """`value` as JSON indented by two spaces, as the standard library writes it."""
-    if _fast_dumps is not None:
-        try:  # several times faster; it refuses what JSON cannot hold alike, such as integers past 64 bits
-            return _fast_dumps(value, option=_INDENT).decode()
-        except TypeError:
-            pass
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    try:  # several times faster; it refuses what JSON cannot hold alike, such as integers past 64 bits
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:
+        return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-def _numbers_phrase(numbers) -> str:
-    numbers = [str(n) for n in numbers]
-    return numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+def _numbers_phrase(numbers: Iterable[int]) -> str:
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def to_html(element: etree.Element) -> str:
@@ -208,7 +221,9 @@ def to_html(element: etree.Element) -> str:
     return "".join(parts)
 
 
-_VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+# The elements of HTML that have no end tag.
+VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
+                       "wbr"})
 
 
 def _write(element: etree.Element, parts: list[str]) -> None:
@@ -216,7 +231,7 @@ def _write(element: etree.Element, parts: list[str]) -> None:
     for name, value in element.attrib.items():
         parts.append(f' {name}="{html.escape(value)}"')
     parts.append(">")
-    if element.tag in _VOID_TAGS:
+    if element.tag in VOID_TAGS:
         return
     if element.text:
         parts.append(html.escape(element.text, quote=False))

@@ -13,12 +13,13 @@ import re
 from html.parser import HTMLParser
 
 from . import tags
+from .snippets import VOID_TAGS
 
 _CODE_TAGS = {"code", "pre", "kbd", "samp", "script", "style"}
-_VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _MARKER_RE = re.compile(tags.MARKER_RE)
 _MARKED_CANDIDATE_RE = re.compile(tags.MARKED_CANDIDATE_RE)
-_ATTRIBUTES = {("a", "href"): "a link's address", ("a", "title"): "a link's title", ("img", "alt"): "an image's alt text",
+_ATTRIBUTES = {("a", "href"): "a link's address", ("a", "title"): "a link's title",
+               ("img", "alt"): "an image's alt text",
                ("img", "src"): "an image's address", ("img", "title"): "an image's title"}
 _CONTAINERS = {"a": "a link's text", "summary": "a details summary", "label": "a tab label"}
 
@@ -31,7 +32,7 @@ def stranded_tags(html: str) -> list[tuple[int | None, str]]:
     finder.feed(html)
     finder.close()
     # A tag in an autolink is in its address and its text: one problem, where it is first.
-    first = {}
+    first: dict[tuple[int | None, str], str] = {}
     for line, written, where in finder.found:
         first.setdefault((line, written), where)
     return [(line, f"'{written}' is inside {where}, where no citation can stand; it is left as written")
@@ -39,30 +40,30 @@ def stranded_tags(html: str) -> list[tuple[int | None, str]]:
 
 
 class _Finder(HTMLParser):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.open: list[str] = []
         self.found: list[tuple[int | None, str, str]] = []  # (line, the tag as written, where)
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if not self._in_code():
             for name, value in attrs:
                 where = _ATTRIBUTES.get((tag, name), f"the HTML attribute {name}")
                 self._look(value or "", where)
-        if tag not in _VOID_TAGS:
+        if tag not in VOID_TAGS:
             self.open.append(tag)
 
-    def handle_startendtag(self, tag, attrs):
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
-        if tag not in _VOID_TAGS:
+        if tag not in VOID_TAGS:
             self.open.pop()
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in self.open:
             while self.open.pop() != tag:
                 pass
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if not self._in_code():
             inner = next((_CONTAINERS[tag] for tag in reversed(self.open) if tag in _CONTAINERS), "raw HTML")
             self._look(data, inner)
@@ -75,7 +76,7 @@ class _Finder(HTMLParser):
             self.found.append((tags.line_of(marker.group("line")), _written_tag(text, marker), where))
 
 
-def _written_tag(text: str, marker: re.Match) -> str:
+def _written_tag(text: str, marker: re.Match[str]) -> str:
     """The tag as written around `marker`; where Markdown took its brackets as a link's
     or an image's (`[msg N](url)`), the tag of the number before the marker."""
     for candidate in _MARKED_CANDIDATE_RE.finditer(text):

@@ -100,9 +100,10 @@ def strip_markers(text: str) -> str:
 def near_miss_problem(text: str) -> str:
     """What to tell the author of a near miss such as `[msg5852]`: how it differs from a
     tag, naming any character that cannot be seen by its code point, and the tag to write."""
-    number = re.search(_NUMBER, text).group()
+    number = next(re.finditer(_NUMBER, text)).group()  # every near miss holds one
     shown = "".join(_visible(char) for char in text)
-    found, n = [], None
+    found: list[str] = []
+    n: int | None = None
     digits = number.lstrip("+-")
     if re.fullmatch(r"0[xX][0-9a-fA-F]+", digits):
         found.append(f"{number} is hexadecimal")
@@ -125,10 +126,7 @@ def near_miss_problem(text: str) -> str:
         found.append("it is broken across two lines")
     unusual = dict.fromkeys(char for char in text if _is_invisible(char) and char not in " \n")
     found += [f"{_code_point(char)} is not a plain space" for char in unusual]
-    if n:
-        advice = f"; write [msg {n}]"
-    else:
-        advice = "" if number[0] == "-" else "; write the message number in ASCII digits"
+    advice = f"; write [msg {n}]" if n else "" if number[0] == "-" else "; write the message number in ASCII digits"
     return f"'{shown}' looks like a message tag" + (f", but {' and '.join(found)}" if found else "") + advice
 
 

@@ -7,53 +7,18 @@ import json
 import os
 import stat as file_types
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any, BinaryIO, cast
 
-from . import background
+import orjson  # reads JSON several times faster than the standard library
+
 from .schema import MAX_NESTING, Message, message_from_record, record_problem
 from .seal import SealCheck
-
-try:
-    from orjson import loads as _fast_loads  # several times faster than the standard library
-except ImportError:  # pragma: no cover - the standard library alone gives the same results
-    _fast_loads = None
 
 
 class TranscriptError(Exception):
     """A transcript that cannot be used; the message names the file and line."""
-
-
-class Transcript:
-    """Messages by number, in the order of their numbers.
-
-    `sealed` holds the numbers of the messages whose line carries a redaction seal made
-    with the fingerprint `seal_key` (see msgref.seal); only a transcript read from its
-    file with that key has any.
-    """
-
-    sealed: frozenset[int] = frozenset()
-    seal_key: bytes | None = None
-
-    def __init__(self, messages: list[Message], path: str):
-        self.path = path
-        self._by_number = {m.n: m for m in sorted(messages, key=lambda m: m.n)}
-        self.numbers = list(self._by_number)
-
-    def __len__(self) -> int:
-        return len(self.numbers)
-
-    def __iter__(self):
-        return (self.get(n) for n in self.numbers)
-
-    def __contains__(self, n: int) -> bool:
-        return self.get(n) is not None
-
-    def get(self, n: int) -> Message | None:
-        return self._by_number.get(n)
-
-    def size_hint(self, n: int) -> int:
-        return len(self._by_number[n].text)
 
 
 @dataclass(frozen=True)
@@ -67,11 +32,14 @@ class LineIndex:
     sizes: dict[int, int]  # its length in bytes
     lines: dict[int, int]  # its line number
     text_lengths: dict[int, int]  # the length of the message's text, in characters
-    sealed: frozenset[int] = frozenset()  # the messages whose seal matched the key it was made with
+    # The messages whose line carries a redaction seal, verified when the line is read:
+    # most messages of a site are never shown, and need no look.
+    with_seal: frozenset[int] = frozenset()
 
 
-class IndexedTranscript(Transcript):
-    """A transcript file that keeps in memory only where each message's line starts.
+class IndexedTranscript:
+    """A transcript file that keeps in memory only where each message's line starts: its
+    messages by number, in the order of their numbers.
 
     A message is read again from the file when it is asked for (the last few thousand
     stay cached), so memory grows with the number of messages, not with their size.
@@ -81,16 +49,24 @@ class IndexedTranscript(Transcript):
     CACHED_LINE_BYTES = 64_000  # longer messages are read again each time: they are few
 
     def __init__(self, index: LineIndex, path: str, file_path: str, seal_key: bytes | None = None):
-        """`index` tells where each message is in the file at `file_path`, and which
-        messages' seals were found to match `seal_key`."""
-        self.path = path
-        self.sealed, self.seal_key = index.sealed, seal_key
-        self._seal_check = SealCheck(seal_key) if index.sealed else None
-        self._file_path = file_path
+        """`index` tells where each message is in the file at `file_path`; the seals of the
+        lines read are checked against `seal_key`, if given."""
+        self.path, self.seal_key = path, seal_key
+        self._seal_check = SealCheck(seal_key) if seal_key is not None and index.with_seal else None
+        self._verified: set[int] = set()  # the messages read whose seal matched
         self._index = index
         self.numbers = sorted(index.offsets)
         self._cache: OrderedDict[int, Message] = OrderedDict()
-        self._file = None  # opened at the first read, and kept open
+        try:
+            self._file = _open_to_read(file_path, path, buffering=0)  # kept open: read back by position
+        except OSError as error:
+            raise TranscriptError(f"{path}: cannot read the transcript file: {error.strerror}") from None
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def __iter__(self) -> Iterator[Message]:
+        return (message for n in self.numbers if (message := self.get(n)) is not None)
 
     def size_hint(self, n: int) -> int:
         """The length of message n's text in the file, known from the index."""
@@ -98,6 +74,11 @@ class IndexedTranscript(Transcript):
 
     def __contains__(self, n: int) -> bool:
         return n in self._index.offsets
+
+    def seal_verified(self, n: int) -> bool:
+        """Whether message n's line, as it was read, ends with a redaction seal made with
+        `seal_key` (see msgref.seal): the importer redacted it under those rules."""
+        return n in self._verified
 
     def get(self, n: int) -> Message | None:
         if n not in self._index.offsets:
@@ -115,49 +96,42 @@ class IndexedTranscript(Transcript):
 
     def _read_message(self, n: int) -> tuple[Message, int]:
         line_number, raw = self._index.lines[n], b""
+        record: dict[str, Any] | None = None
         try:
-            if self._file is None:
-                self._file = _open_to_read(self._file_path, self.path, buffering=0)
-            # By its position, not the file's: a child forked from this process shares
+            # By its position, not the file's: a worker forked from this process shares
             # the file's position, and reads alongside.
             raw = os.pread(self._file.fileno(), self._index.sizes[n], self._index.offsets[n])
             record = _checked_record(raw, self.path, line_number)
         except (OSError, TranscriptError):
-            record = None
-        # A sealed line is shown unredacted: it must still be the line whose seal matched.
-        unsealed = n in self.sealed and not self._seal_check.matches(raw)
-        if not isinstance(record, dict) or record.get("n") != n or unsealed:
+            pass
+        if record is None or record.get("n") != n:
             raise TranscriptError(f"{self.path}: the file changed while the site was being built; build again")
+        check = self._seal_check
+        if check is not None and n in self._index.with_seal and check.matches(raw):
+            self._verified.add(n)
         return message_from_record(record, line_number), len(raw)
 
 
-def parse_transcript(raw_lines, path: str, file_path: str | None = None) -> Transcript:
-    """Parse an iterable of byte lines; `path` is how errors name the file.
-
-    Given `file_path`, the file the lines come from, the transcript keeps only where
-    each message is and reads it again when asked for: see `IndexedTranscript`.
-    """
-    records = _checked_records(raw_lines, path)
-    if file_path is not None:
-        return IndexedTranscript(_line_index(records), path, file_path)
-    messages = [message_from_record(record, line_number) for record, line_number, _, _ in records]
-    return Transcript(messages, path)
-
-
-def _line_index(records, seal_key: bytes | None = None) -> LineIndex:
-    """The index of the records' lines, with the messages whose line carries a seal
-    matching `seal_key`."""
-    offsets, sizes, lines, text_lengths, sealed = {}, {}, {}, {}, []
-    check = SealCheck(seal_key).matches if seal_key is not None else None
+def _line_index(records: Iterable[_Record]) -> LineIndex:
+    """The index of the records' lines, with the messages whose line carries a seal."""
+    offsets: dict[int, int] = {}
+    sizes: dict[int, int] = {}
+    lines: dict[int, int] = {}
+    text_lengths: dict[int, int] = {}
+    with_seal: list[int] = []
     for record, line_number, offset, raw in records:
         n = record["n"]
         offsets[n], sizes[n], lines[n], text_lengths[n] = offset, len(raw), line_number, len(record["text"])
-        if check is not None and "redaction_seal" in record and check(raw):
-            sealed.append(n)
-    return LineIndex(offsets, sizes, lines, text_lengths, frozenset(sealed))
+        if "redaction_seal" in record:
+            with_seal.append(n)
+    return LineIndex(offsets, sizes, lines, text_lengths, frozenset(with_seal))
 
 
-def _checked_records(raw_lines, path: str):
+# A checked record of a message line: the record, its line number, its first byte, the line.
+_Record = tuple[dict[str, Any], int, int, bytes]
+
+
+def _checked_records(raw_lines: Iterable[bytes], path: str) -> Iterator[_Record]:
     """Yield (record, line number, byte offset, raw line) for each message line, checking the whole file."""
     line_of: dict[int, int] = {}
     describing: list[tuple[int, list[int]]] = []  # (line, described_with) to check at the end
@@ -181,31 +155,31 @@ def _checked_records(raw_lines, path: str):
                 )
 
 
-def _checked_record(raw: bytes, path: str, line_number: int) -> dict | None:
+def _checked_record(raw: bytes, path: str, line_number: int) -> dict[str, Any] | None:
     """The message record of one line, checked; None for a blank line."""
     if line_number == 1 and raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8) :]  # a byte order mark, as some editors write
-    if _fast_loads is not None:
-        try:
-            record = _fast_loads(raw)
-        except ValueError:
-            pass
-        else:
-            if record_problem(record) is None:
-                return record
-        # A blank line, a problem to name as the standard library sees it, or JSON the
-        # fast parser reads otherwise (it rejects NaN and lone surrogates, and reads
-        # integers past 64 bits as floats): read the line again, as the standard library does.
+    try:
+        fast: object = orjson.loads(raw)
+    except ValueError:
+        pass
+    else:
+        if record_problem(fast) is None:
+            return cast(dict[str, Any], fast)  # an object with the fields of a message, checked
+    # A blank line, a problem to name as the standard library sees it, or JSON the fast
+    # parser reads otherwise (it rejects NaN and lone surrogates, and reads integers past
+    # 64 bits as floats): read the line again, as the standard library does.
     where = f"{path}:{line_number}"
     record = _record_of_line(raw, where)
-    if record is not None:
-        problem = record_problem(record)
-        if problem is not None:
-            raise TranscriptError(f"{where}: {problem}")
-    return record
+    if record is None:
+        return None
+    problem = record_problem(record)
+    if problem is not None:
+        raise TranscriptError(f"{where}: {problem}")
+    return cast(dict[str, Any], record)
 
 
-def _record_of_line(raw: bytes, where: str):
+def _record_of_line(raw: bytes, where: str) -> object:
     """The JSON value of one line, read by the standard library; None for a blank line."""
     try:
         line = raw.decode("utf-8")
@@ -221,47 +195,21 @@ def _record_of_line(raw: bytes, where: str):
         raise TranscriptError(f"{where}: nests deeper than {MAX_NESTING} levels, the most a message may hold") from None
 
 
-_cache: dict[str, tuple[tuple, Transcript]] = {}
 _READ_BUFFER_BYTES = 1 << 20
-# Smaller files parse in a few milliseconds: not worth a child process.
-BACKGROUND_MIN_BYTES = 4_000_000
 
 
-def load_transcript(path: str, display_path: str | None = None, seal_key: bytes | None = None) -> Transcript:
-    """Read the transcript at `path`, parsing it again only when the file has changed."""
-    return start_loading(path, display_path, seal_key=seal_key).result()
+@dataclass(frozen=True)
+class FileVersion:
+    """What tells one version of a file from another without reading it."""
+
+    mtime_ns: int
+    size: int
+    inode: int
 
 
-class Loading:
-    """A transcript being read: `result()` waits for it and gives it, parsed.
-
-    `reused` tells that the file had been parsed before and has not changed since, so
-    it is not parsed again.
-    """
-
-    def __init__(self, result: Callable[[], Transcript], reused: bool):
-        self._result, self.reused = result, reused
-        self._transcript: Transcript | None = None
-
-    def result(self) -> Transcript:
-        if self._transcript is None:
-            self._transcript = self._result()
-        return self._transcript
-
-
-def start_loading(path: str, display_path: str | None = None, in_child: bool = True,
-                  seal_key: bytes | None = None) -> Loading:
-    """Begin reading the transcript at `path`.
-
-    Given `seal_key`, a redactor's fingerprint, the messages whose line carries a
-    redaction seal made with it are found as the file is indexed (`Transcript.sealed`).
-
-    Unless `in_child` is false, a large file is parsed by a child process while the
-    caller goes on (see `background`). A file parsed before and unchanged since is not
-    parsed again: the cache lives in this module, which stays imported across the
-    rebuilds of a development server, so a rebuild for an edited page reuses the parsed
-    transcript. TranscriptError is raised here or by `Loading.result`.
-    """
+def file_version(path: str, display_path: str | None = None) -> FileVersion:
+    """The version of the transcript file at `path`; TranscriptError if it is missing,
+    unreadable, or not a regular file."""
     display_path = display_path or path
     try:
         stat = os.stat(path)
@@ -270,26 +218,22 @@ def start_loading(path: str, display_path: str | None = None, in_child: bool = T
     except OSError as error:
         raise TranscriptError(f"{display_path}: cannot read the transcript file: {error.strerror}") from None
     _check_regular(stat, display_path)
-    key = (display_path, stat.st_mtime_ns, stat.st_size, stat.st_ino, seal_key)
-    cached = _cache.get(path)
-    if cached and cached[0] == key:
-        return Loading(lambda: cached[1], reused=True)
-
-    def index():
-        return _file_index(path, display_path, seal_key)
-
-    in_child = in_child and stat.st_size >= BACKGROUND_MIN_BYTES
-    pending = background.start(index, TranscriptError) if in_child else index
-
-    def finish() -> Transcript:
-        transcript = IndexedTranscript(pending(), display_path, path, seal_key)
-        _cache[path] = (key, transcript)
-        return transcript
-
-    return Loading(finish, reused=False)
+    return FileVersion(stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
-def _file_index(path: str, display_path: str, seal_key: bytes | None = None):
+def load_transcript(path: str, display_path: str | None = None, seal_key: bytes | None = None) -> IndexedTranscript:
+    """Read and check the transcript at `path`, keeping only where each message is.
+
+    Given `seal_key`, a redactor's fingerprint, the messages read whose line carries a
+    redaction seal made with it are told apart (`IndexedTranscript.seal_verified`).
+    TranscriptError names the file, and the line where there is one.
+    """
+    display_path = display_path or path
+    file_version(path, display_path)
+    return IndexedTranscript(_file_index(path, display_path), display_path, path, seal_key)
+
+
+def _file_index(path: str, display_path: str) -> LineIndex:
     try:
         # A large buffer reads long lines (tool outputs of hundreds of kilobytes) in a
         # few calls instead of many: reading the lines takes a fifth of the time.
@@ -297,10 +241,10 @@ def _file_index(path: str, display_path: str, seal_key: bytes | None = None):
     except OSError as error:
         raise TranscriptError(f"{display_path}: cannot read the transcript file: {error.strerror}") from None
     with file:
-        return _line_index(_checked_records(file, display_path), seal_key)
+        return _line_index(_checked_records(file, display_path))
 
 
-def _open_to_read(path: str, display_path: str, buffering: int = -1):
+def _open_to_read(path: str, display_path: str, buffering: int = -1) -> BinaryIO:
     """The regular file at `path`, opened to read bytes. It is opened without waiting, so
     that a named pipe put in the transcript's place is refused at once (TranscriptError)
     instead of waiting for a writer."""
@@ -313,7 +257,8 @@ def _open_to_read(path: str, display_path: str, buffering: int = -1):
         raise
 
 
-_KINDS = ((file_types.S_ISREG, "a regular file"), (file_types.S_ISDIR, "a folder"), (file_types.S_ISFIFO, "a named pipe"),
+_KINDS = ((file_types.S_ISREG, "a regular file"), (file_types.S_ISDIR, "a folder"),
+          (file_types.S_ISFIFO, "a named pipe"),
           (file_types.S_ISCHR, "a device"), (file_types.S_ISBLK, "a device"), (file_types.S_ISSOCK, "a socket"))
 
 

@@ -15,15 +15,13 @@ import html
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from . import snippets
 from .schema import Message
+from .transcript_layout import TranscriptLayout
 from .transcript_map import MAP_SLOT
 from .transcript_nav import absent_note, pager
-
-if TYPE_CHECKING:
-    from .transcript_pages import TranscriptLayout
 
 CONTENTS_MAX_MESSAGES = 50  # a page of more lists only its title in its table of contents
 
@@ -67,7 +65,7 @@ class PageEntries:
         """The entries' HTML, each hole filled with `fill(kind, n)`: a page's thousands of
         holes, filled without searching its HTML for them."""
         parts = [self.texts[0]]
-        for (kind, n), text in zip(self.holes, self.texts[1:]):
+        for (kind, n), text in zip(self.holes, self.texts[1:], strict=True):
             parts.append(fill(kind, n))
             parts.append(text)
         return "".join(parts)
@@ -81,7 +79,7 @@ class PageEntries:
 class _Pieces:
     """HTML made in order, with holes."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._texts: list[list[str]] = [[]]
         self._holes: list[tuple[int, int]] = []
 
@@ -125,7 +123,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
         since = max(previous, 0)
         if numbers[position] - numbers[since] > position - since:  # numbers between them not in the transcript
             add(absent_note(numbers, since, position))
-        message = layout.transcript.get(n)
+        message = layout.message(n)
         if write_text is not None and layout.has_text_file(n):
             write_text(n, layout.whole_text(message))
         title, shown = _item(pieces, layout, message, here, k, links, heading_link)
@@ -193,6 +191,8 @@ def _permalink_html(permalink: Permalink | None) -> str:
 
 def _message_href(layout: TranscriptLayout, n: int, here: str, links: SiteLinks) -> str:
     target = layout.src_of(n)
+    if target is None:
+        raise LookupError(f"message {n} is on no page")
     return f"#msg-{n}" if target == here else f"{links.href(target, here)}#msg-{n}"
 
 
@@ -238,6 +238,7 @@ def _gap(numbers: list[int], first: int, last: int) -> etree.Element:
     """A note for the messages at positions first..last, which are left out."""
     note = etree.Element("p", {"class": "msg-gap"})
     count = last - first + 1
-    which = f"message {numbers[first]}" if count == 1 else f"messages {numbers[first]}–{numbers[last]} ({count:,} messages)"
+    which = (f"message {numbers[first]}" if count == 1
+             else f"messages {numbers[first]}–{numbers[last]} ({count:,} messages)")
     note.text = f"Not shown: {which}, which the essay does not cite."
     return note

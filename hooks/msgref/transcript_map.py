@@ -121,7 +121,8 @@ def map_figure(strip: Strip, found: list[Mark], href_of: Callable[[int], str],
         "class": "msg-map__svg", "viewBox": f"0 0 {WIDTH} {HEIGHT}", "width": "100%", "role": "group",
         "aria-labelledby": "msg-map-title", "aria-describedby": "msg-map-desc", "font-size": str(FONT),
     })
-    etree.SubElement(svg, "title", {"id": "msg-map-title"}).text = f"Map of the session's messages {strip.low}–{strip.high}"
+    title = f"Map of the session's messages {strip.low}–{strip.high}"
+    etree.SubElement(svg, "title", {"id": "msg-map-title"}).text = title
     said = summary(strip, found)
     etree.SubElement(svg, "desc", {"id": "msg-map-desc"}).text = said
     _draw_strip(svg, strip)
@@ -151,7 +152,8 @@ def summary(strip: Strip, found: list[Mark]) -> str:
             f"The transcript holds {strip.held:,} of these {strip.span:,} numbers")
     if strip.absent_runs:
         longest = ", ".join(_run(*run) for run in strip.longest_absent)
-        more = f" (the longest of {strip.absent_runs:,} such runs)" if strip.absent_runs > len(strip.longest_absent) else ""
+        more = (f" (the longest of {strip.absent_runs:,} such runs)"
+                if strip.absent_runs > len(strip.longest_absent) else "")
         text += f"; not in it: {longest}{more}"
     cited = sum(len(mark.cited) for mark in found)
     text += f". Marked: the {cited:,} messages the essay cites, each linked to its entry." if cited else \
@@ -207,7 +209,7 @@ def _draw_strip(svg: etree.Element, strip: Strip) -> None:
             "mixed": f"Partly in the transcript: {which}"}[state]
 
 
-def _draw_marks(svg: etree.Element, strip: Strip, found: list[Mark], href_of) -> None:
+def _draw_marks(svg: etree.Element, strip: Strip, found: list[Mark], href_of: Callable[[int], str]) -> None:
     row_ends = [float("-inf")] * len(LABEL_ROWS)
     for mark in found:
         x0, x1 = strip.x(mark.first + 0.5), strip.x(mark.last + 0.5)
@@ -219,7 +221,8 @@ def _draw_marks(svg: etree.Element, strip: Strip, found: list[Mark], href_of) ->
         etree.SubElement(link, "rect", {**_box(middle - hit_width / 2, 0, hit_width, STRIP_TOP + STRIP_HEIGHT,
                                                "msg-map__hit"), "fill": "transparent"})
         etree.SubElement(link, "line", {"class": "msg-map__pin", "x1": _f(middle), "x2": _f(middle),
-                                        "y1": str(PIN_TOP), "y2": str(STRIP_TOP + STRIP_HEIGHT), "stroke": "currentColor"})
+                                        "y1": str(PIN_TOP), "y2": str(STRIP_TOP + STRIP_HEIGHT),
+                                        "stroke": "currentColor"})
         etree.SubElement(link, "rect", {**_box(x0 - 4, PIN_TOP - 4, x1 - x0 + 8, 8, "msg-map__head"),
                                         "rx": "4", "fill": "currentColor"})
         width = len(mark.label) * CHAR_WIDTH
@@ -238,7 +241,7 @@ def _draw_axis(svg: etree.Element, strip: Strip) -> None:
     ends = [(LEFT, "start", str(strip.low))]
     if strip.high != strip.low:
         ends.append((RIGHT, "end", str(strip.high)))
-    taken = []
+    taken: list[tuple[float, float]] = []
     for x, anchor, text in ends:
         etree.SubElement(axis, "text", {"x": str(x), "y": str(AXIS_Y), "text-anchor": anchor}).text = text
         width = len(text) * CHAR_WIDTH

@@ -7,11 +7,9 @@ The pager's links are made by the caller from the pages' source files (`page-2.m
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
 
-if TYPE_CHECKING:
-    from .transcript_pages import TranscriptLayout
+from .transcript_layout import TranscriptLayout
 
 # With more pages than this, the pager lists the first, the last and the current page's
 # neighbours, and the whole list folds away in a <details>.
@@ -55,11 +53,13 @@ def _step(parent: etree.Element, text: str, href: str | None, rel: str | None) -
     if href is None:  # no such page from here: shown, but not a link
         step = etree.SubElement(parent, "span", {"class": "msg-pager__step msg-pager__step--off"})
     else:
-        step = etree.SubElement(parent, "a", {"class": "msg-pager__step", "href": href, **({"rel": rel} if rel else {})})
+        attributes = {"class": "msg-pager__step", "href": href, **({"rel": rel} if rel else {})}
+        step = etree.SubElement(parent, "a", attributes)
     step.text = text
 
 
-def _page_list(layout, indexes, current: int, href, css: str, gaps: bool = False) -> etree.Element:
+def _page_list(layout: TranscriptLayout, indexes: Iterable[int], current: int, href: Callable[[int], str], css: str,
+               gaps: bool = False) -> etree.Element:
     pages = etree.Element("ol", {"class": css})
     previous = None
     for i in indexes:
@@ -80,7 +80,8 @@ def absent_note(numbers: list[int], first: int, last: int) -> etree.Element | No
     """A line naming the numbers between positions `first` and `last` of the sorted
     `numbers` (either end -1 for none: from the first or to the last number) that the
     transcript does not hold; None when they are consecutive."""
-    runs, missing, run_count = [], 0, 0
+    runs: list[tuple[int, int]] = []
+    missing = run_count = 0
     for i in range(max(first, 0), min(last, len(numbers) - 1)):
         step = numbers[i + 1] - numbers[i]
         if step > 1:

@@ -1,178 +1,170 @@
-"""One build of the site: the object that owns everything a build shares.
+"""One build of the site, from the moment its files are listed: the object that owns
+everything a build shares.
 
-A generator's adapter (hooks/mkdocs_hook.py for MkDocs) makes one `SiteBuild` when it
-reads its configuration, hands its Markdown extensions to the Markdown parser, and calls
-it at each stage: when the pages are listed (`generated_files`, then `files_listed` with
-their addresses), before each page is converted (`begin_page`), once every page is
-converted (`finished_files`, then `finish_page`, `head` and `added_headings` for each
-page before its theme is rendered, and `page_written` after), and when the site is
-written (`search_entries`, `finished`).
+A generator's adapter (hooks/mkdocs_hook.py for MkDocs) makes one `SiteBuild` once it has
+listed the site's files: the build reads the transcript, lays out its pages, gives the
+adapter the files it adds, and learns from it every file's address. The adapter then
+hands the build's Markdown extensions to the Markdown parser and calls the build at each
+later stage: before each page is converted (`begin_page`), once every page is converted
+(`finished_files`, then `finish_page`, `head` and `added_headings` for each page before
+its theme is rendered, and `page_written` after), and when the site is written
+(`search_entries`, `finished`).
 Nothing here imports a generator.
 """
 
 from __future__ import annotations
 
+import gc
 import logging
-import os
 import posixpath
-from collections.abc import Mapping
+import threading
+import xml.etree.ElementTree as etree
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from essaycite.metadata import MetadataError, Part
+from essaycite.metadata import MetadataError
 from essaycite.paragraphs import ParagraphLinks
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
-from msgref.redact import Redactor, redacted_view
+from msgref.redact import Redactor
 from msgref.schema import Message, MessageSource
-from msgref.transcript import TranscriptError, start_loading
-from msgref.transcript_entries import PageEntries, Permalink, cut_message
-from msgref.transcript_pages import TranscriptLayout, cited_numbers
+from msgref.transcript import TranscriptError
+from msgref.transcript_entries import PageEntries, cut_message
+from msgref.transcript_layout import TranscriptLayout, cited_numbers
+from msgref.transcript_pages import ENTRIES_SLOT
 
-from . import citing
-from .generated import citation_downloads, cited_messages_appendix, generated_files, message_previews, transcript_page
-from .records import Heading, PageOutline
+from .between_builds import KEPT, LastTranscript
+from .citation_links import PREVIEWS_SLOT, CitationLinks
+from .citing import APPENDIX_SLOT, CitableEssay, PageHead, cite_as_block
+from .generated import GeneratedFile, WrittenFile, print_page, transcript_pages, whole_texts
+from .records import Heading, PageOutline, PageRecords
 from .rendering import TranscriptRendering
+from .settings import SettingsError
+from .site_config import SiteConfig
 from .site_pages import PRINT_PAGE, PageError, SitePages
-from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, read_settings
-
+from .worker import end_workers
 
 # What a build reports as one line, without a traceback.
 PROBLEMS = (SettingsError, MetadataError, TranscriptError, PageError)
 
 
 class SiteBuild:
-    """Settings, transcript, transcript layout, citations and page records of one build.
+    """The transcript, its layout and rendering, the citations and what each page records.
 
-    `config` is the generator's configuration as a mapping (site_name, site_url, extra,
-    ...); `project_dir` the folder of its configuration file, from which the transcript's
-    path is read. `fatal` is the error type the generator reports without a traceback,
-    for problems found while it converts a page. Problems found in the calls below are
-    raised as one of PROBLEMS.
+    `pages` holds the Markdown of the site's pages by source path. `add_files` is given
+    the files the build adds, and returns the addresses of every file of the site.
+    `fatal` is the error type the generator reports without a traceback, for problems
+    found while it converts a page. Problems found here are raised as one of PROBLEMS.
     """
 
-    def __init__(self, config: Mapping[str, Any], project_dir: str, log: logging.Logger,
-                 fatal: type[Exception] = PageError):
-        extra = config.get("extra") or {}
-        self.settings = read_settings(TranscriptSettings, extra.get("transcript"), "extra.transcript")
-        # A site that cites messages need not be a citable essay: without `extra.essay`
-        # it has no citations of its own, no one-page essay and no scholarly metadata.
-        self.essay = read_settings(EssaySettings, extra["essay"], "extra.essay") if "essay" in extra else None
-        self.meta = essay_metadata(config) if self.essay else None
-        if self.essay and not self.essay.sections:
-            raise SettingsError("mkdocs.yml: extra.essay.sections: required: the essay's pages, in reading order")
-        self.log, self.fatal, self.project_dir = log, fatal, project_dir
-        self.docs_dir = config.get("docs_dir") or "docs"  # relative to `project_dir`, or absolute
-        self.site_dir = os.path.join(project_dir, config.get("site_dir") or "site")  # where the site is built
-        self.permalink = _permalink(config)
-        self.reading_order = _nav_sources(config.get("nav"))  # the pages in the navigation, in its order
-        source = self.settings.source
-        self.source_path = os.path.abspath(os.path.join(project_dir, source))
-        self._redactor = Redactor(self.settings.redact_patterns, self.settings.redact_allow) if self.settings.redact else None
-        # A large transcript is parsed meanwhile, on another core; `generated_files` takes it.
-        # Lines sealed by an import under the same rules are found then, and not redacted again.
-        self._loading = start_loading(self.source_path, source, self.settings.parse_in_child,
-                                      seal_key=self._redactor.fingerprint if self._redactor else None)
-        self.citations = CitationRegistry()
-        self.paragraphs: dict[str, list[str]] = {}  # page -> ids of its paragraphs, in ¶ order
-        self.outlines: dict[str, list[Heading]] = {}  # page -> its headings
-        self.page = PageInProgress("", "")
-        self.transcript: MessageSource | None = None
-        self.layout: TranscriptLayout | None = None
-        self.rendering: TranscriptRendering | None = None
-        self.site_pages: SitePages | None = None
+    def __init__(self, site: SiteConfig, pages: Mapping[str, str],
+                 add_files: Callable[[Sequence[GeneratedFile | WrittenFile]], SitePages], log: logging.Logger,
+                 fatal: type[Exception] = PageError, kept: LastTranscript = KEPT):
+        _spare_the_collector()
+        self.site, self.log = site, log
+        self.transcript = _Reading(self._read_transcript(kept), fatal)
+        self.layout = TranscriptLayout(self.transcript, site.transcript, cited_numbers(pages.values()))
+        self.records = PageRecords(site.reading_order)
+        self.page = PageInProgress("", "")  # none yet: see begin_page
+        texts = whole_texts(self.layout, site.site_dir)
+        added: list[GeneratedFile | WrittenFile] = [*self._essay_pages(pages), *transcript_pages(self.layout),
+                                                    *texts.values()]
+        self.pages = add_files(added)
+        self.rendering = TranscriptRendering(self.layout, self.pages, site.permalink,
+                                             {n: file.path for n, file in texts.items()},
+                                             site.transcript.render_in_worker, log)
+        self.links = CitationLinks(self.layout, self.records, self.pages)
+        self.essay = CitableEssay(site.essay, self.records, self.pages, self.layout) if site.essay else None
 
     @staticmethod
-    def of(extensions) -> SiteBuild:
+    def of(extensions: Sequence[Any]) -> SiteBuild:
         """The build whose Markdown extensions are among `extensions`."""
         for extension in extensions:
             if isinstance(extension, MessageCitations) and isinstance(extension.build, SiteBuild):
                 return extension.build
-        raise LookupError("no SiteBuild among the Markdown extensions: was it made when the configuration was read?")
-
-    def meta_line(self) -> str | None:
-        """Who (if the essay is signed), when and which edition, as the footer of every page says it."""
-        return self.meta.imprint if self.meta else None
+        raise LookupError("no SiteBuild among the Markdown extensions: was it made when the files were listed?")
 
     # --- stages of the build, in order ---------------------------------------------------
 
-    def markdown_extensions(self, configured=()) -> list:
+    def markdown_extensions(self, configured: Sequence[Any] = ()) -> list[Any]:
         """The extensions to add to those `configured` (names or instances)."""
-        added = [MessageCitations(self), ParagraphLinks(self._record_paragraphs), PageOutline(self._record_outline)]
-        return added if "attr_list" in configured else [*added, "attr_list"]  # transcript headings carry ids
-
-    def generated_files(self, pages: Mapping[str, str]):
-        """The files the build adds, from the Markdown of the site's pages by source path."""
-        self._load_transcript(cited_numbers(pages.values()))
-        return generated_files(self, pages)
-
-    def files_listed(self, pages: SitePages) -> None:
-        """Every file of the site is listed, with its address: the transcript's pages
-        begin to render, on another core if they are many."""
-        self.site_pages = pages
-        self.rendering.start(pages, self.permalink)
+        added: list[Any] = [MessageCitations(self), ParagraphLinks(self._record_paragraphs),
+                            PageOutline(self._record_outline)]
+        return added if "attr_list" in configured else [*added, "attr_list"]  # paragraphs carry ids
 
     def begin_page(self, src: str, source: str | None = None, body: str = "") -> None:
         """Start converting page `src`: `source` is its file's text (None for a generated
-        page), `body` its Markdown without front matter. Problems name the page as the
-        transcript is named: by its path from the project's folder."""
-        display_path = os.path.relpath(os.path.join(self.project_dir, self.docs_dir, src), self.project_dir)
-        self.page = PageInProgress(src, display_path, body_line(source, body), derived=src == PRINT_PAGE)
-        self.citations.forget_page(src)
-        self.paragraphs.pop(src, None)
-        self.outlines.pop(src, None)
+        page), `body` its Markdown without front matter."""
+        self.page = PageInProgress(src, self.site.display_path(src), body_line(source, body),
+                                   derived=src == PRINT_PAGE)
+        self.records.forget(src)
+
+    def finished_files(self) -> list[GeneratedFile]:
+        """The files the build adds once every page is converted: the citation downloads."""
+        return self.essay.downloads() if self.essay else []
 
     def finish_page(self, src: str, html: str) -> str:
-        """A converted page's HTML, once every page is converted: the previews of the
-        messages a page cites, a section's "Cite this section" block and the citations
-        that the "How to cite" page shows. A transcript page's entries are put in only
-        when it is written (`page_written`)."""
-        pages = self.site_pages
-        if self.essay and src in self.essay.sections:
-            html += citing.section_box(self, self.section_part(src, pages), src, pages)
-        if self.layout is not None:
-            html = message_previews(self, src, html, pages)
-        if not self.essay:
+        """A converted page's HTML, once every page is converted: a section's "Cite this
+        section" block, the citations that the "How to cite" page shows, the one-page
+        essay's appendix. The previews of the messages a page cites and a transcript page's
+        entries are put in only when it is written (`page_written`)."""
+        essay = self.essay
+        if essay and src in essay.sections:
+            html += essay.section_box(src)
+        if self.records.citations.linked_from(src):
+            html += PREVIEWS_SLOT  # filled as the page is written: no stage reads them
+        if not essay:
             return html
         if src == PRINT_PAGE:
-            html = cited_messages_appendix(self, html, pages)
-        return citing.fill_slots(self, src, html, pages)
+            html = essay.with_appendix(html, self.records.citations)
+        return essay.fill_slots(src, html)
 
-    def finished_files(self) -> list:
-        """The files the build adds once every page is converted: the citation downloads."""
-        return citation_downloads(self, self.site_pages) if self.essay else []
+    def head(self, src: str) -> PageHead:
+        """The metadata of a page's <head> (see `citing.PageHead`)."""
+        return self.essay.head(src) if self.essay else {}
 
     def added_headings(self, src: str) -> PageEntries | None:
         """The message headings a transcript page gets when it is written (their ids,
         which links may point to) and those its table of contents lists; None for other
         pages."""
-        return self.rendering.entries(src) if self.rendering else None
+        return self.rendering.entries(src) if src in self.rendering.sources else None
 
     def page_written(self, src: str, output: str) -> str:
-        """A page as the generator writes it, its theme around it: a transcript page
-        gets its entries, their "Cited in" lists and how to cite each message. They go
-        in last, so that no stage of the generator reads them: they are most of a whole
-        session's pages, and a pass over them took longer than making them."""
-        if self.rendering is None or src not in self.rendering.sources:
+        """A page as the generator writes it, its theme around it: a page that cites messages
+        gets their previews; a transcript page gets its entries, their "Cited in" lists and
+        how to cite each message. They go in last, so that no stage of the generator reads
+        them: the site's search, for one, would parse them only to leave them out."""
+        if PREVIEWS_SLOT in output:
+            output = output.replace(PREVIEWS_SLOT, self.links.previews(src), 1)
+        if src not in self.rendering.sources:
             return output
-        return transcript_page(self, src, output, self.site_pages)
+        boxes = self.essay.message_boxes(src) if self.essay else None
+        return output.replace(ENTRIES_SLOT, self.links.entries_html(src, self.rendering.entries(src), boxes), 1)
+
+    def transcript_start(self) -> str:
+        """The source path of the transcript's first page."""
+        return self.layout.page_src(0)
 
     def search_entries(self) -> list[dict[str, str]]:
-        """The transcript's entries in the site's search, one a message: `location`
-        (URL and anchor), `title` and `text`, as a search index takes them. The
-        transcript pages themselves are left out of the index that the generator makes."""
+        """The transcript's entries in the site's search, one a message: `location` (URL
+        and anchor), `title` and `text`, as a search index takes them. The transcript pages
+        themselves are left out of the index that the generator makes."""
         return self.rendering.search_entries() if self.layout.search else []
 
     def finished(self) -> None:
         """The site is written: so are, once this returns, the whole texts of long messages."""
-        if self.rendering is not None:
-            self.rendering.finish()
+        self.rendering.finish()
 
-    def head(self, src: str) -> dict:
-        """The metadata of a page's <head>: `meta` and `link` elements (as attribute
-        mappings) and the JSON-LD text."""
-        return citing.head(self, src, self.site_pages) if self.essay else {}
+    @staticmethod
+    def failed() -> None:
+        """A build of this process failed, at any stage: what it ran beside the generator ends."""
+        end_workers()
 
-    # --- what the stages share -------------------------------------------------------------
+    # --- what the extensions ask of the build (msgref.extension.CitingBuild) ----------------
+
+    @property
+    def citations(self) -> CitationRegistry:
+        return self.records.citations
 
     def message(self, n: int) -> Message | None:
         return self.transcript.get(n)
@@ -180,96 +172,54 @@ class SiteBuild:
     def href(self, n: int, from_page: str) -> str | None:
         return self.layout.href(n, from_page)
 
-    def shown_whole(self, message: Message, from_page: str):
+    def shown_whole(self, message: Message, from_page: str) -> tuple[Message, etree.Element | None]:
         # A link of a page's Markdown, which the generator makes the file's address.
         text_file = posixpath.relpath(self.layout.text_file_src(message.n), posixpath.dirname(from_page) or ".")
         return cut_message(self.layout, message, lambda: text_file)
 
-    def page_rank(self, src: str) -> int:
-        """Where page `src` comes in the navigation; pages outside it come after."""
-        return self.reading_order.get(src, len(self.reading_order))
-
-    def watched_files(self, docs_dir: str) -> list[str]:
-        """The inputs of the build outside `docs_dir` that a development server must watch."""
-        inside = os.path.commonpath([self.source_path, os.path.abspath(docs_dir)]) == os.path.abspath(docs_dir)
-        return [] if inside else [self.source_path]
-
     def warn(self, text: str) -> None:
         self.log.warning(text)
 
-    def title_of(self, src: str) -> str:
-        """A page's title: its first heading."""
-        headings = self.outlines.get(src) or [Heading(1, "", src)]
-        return headings[0].name
-
-    def section_part(self, src: str, pages: SitePages) -> Part:
-        """The section of the essay that page `src` is: its title and address. The home
-        page's title is the essay's; its section is its first heading below the title."""
-        headings = self.outlines.get(src, [])
-        title, anchor = self.title_of(src), None
-        if src == self.essay.sections[0] and len(headings) > 1:
-            title, anchor = headings[1].name, headings[1].id
-        return self.meta.part(title, pages.url(src) or "", anchor)
-
-    def parts(self, pages: SitePages) -> list[Part]:
-        return [self.section_part(src, pages) for src in self.essay.sections]
-
-    def paragraph_number(self, src: str, anchor: str) -> int | None:
-        ids = self.paragraphs.get(src, [])
-        return ids.index(anchor) + 1 if anchor in ids else None
-
     # --- internals ---------------------------------------------------------------------------
 
-    def _load_transcript(self, cited: set[int]) -> None:
-        loading, name = self._loading, self.settings.source
-        transcript = loading.result()
-        if loading.reused:
-            self.log.debug("Transcript %s unchanged since the last build; not parsed again", name)
-        else:
-            self.log.debug("Parsed transcript %s: %d messages", name, len(transcript))
-        if self._redactor is not None:
-            def report(n, kinds):
-                self.log.info("Redacted in %s, message %d: %s", name, n, ", ".join(kinds))
+    def _read_transcript(self, kept: LastTranscript) -> MessageSource:
+        settings, log = self.site.transcript, self.log
+        redactor = Redactor(settings.redact_patterns, settings.redact_allow) if settings.redact else None
 
-            transcript = redacted_view(transcript, self._redactor, report)
-        self.transcript = _Reading(transcript, self.fatal)
-        self.layout = TranscriptLayout(self.transcript, self.settings, cited)
-        self.rendering = TranscriptRendering(self)
+        def report(n: int, kinds: list[str]) -> None:
+            log.info("Redacted in %s, message %d: %s", settings.source, n, ", ".join(kinds))
+
+        transcript, reused = kept.read(self.site.source_path, settings.source, redactor, report)
+        if reused:
+            log.debug("Transcript %s unchanged since the last build; not parsed again", settings.source)
+        else:
+            log.debug("Parsed transcript %s: %d messages", settings.source, len(transcript))
+        return transcript
+
+    def _essay_pages(self, pages: Mapping[str, str]) -> list[GeneratedFile]:
+        essay = self.site.essay
+        return [print_page(essay.sections, pages, cite_as_block(essay.meta), APPENDIX_SLOT)] if essay else []
 
     def _record_paragraphs(self, ids: list[str]) -> None:
-        self.paragraphs[self.page.src] = ids
+        self.records.paragraphs[self.page.src] = ids
 
     def _record_outline(self, headings: list[Heading]) -> None:
-        self.outlines[self.page.src] = headings
+        self.records.outlines[self.page.src] = headings
 
 
-def _permalink(config: Mapping[str, Any]) -> Permalink | None:
-    """The permanent link that Python-Markdown's table of contents, as configured, gives a heading."""
-    toc = (config.get("mdx_configs") or {}).get("toc") or {}
-    text = toc.get("permalink")
-    if not text:
-        return None
-    return Permalink("¶" if text is True else str(text), toc.get("permalink_class", "headerlink"),
-                     toc.get("permalink_title", "Permanent link"))
-
-
-def _nav_sources(nav) -> dict[str, int]:
-    """The page sources in a navigation as mkdocs.yml writes it (paths, `{title: path}`,
-    `{title: [...]}`), by their order."""
-    found: dict[str, int] = {}
-
-    def walk(item):
-        if isinstance(item, str):
-            found.setdefault(item, len(found))
-        elif isinstance(item, Mapping):
-            for value in item.values():
-                walk(value)
-        elif isinstance(item, list):
-            for value in item:
-                walk(value)
-
-    walk(nav or [])
-    return found
+def _spare_the_collector() -> None:
+    """Leave what exists as a build starts (the generator's configuration and theme, the
+    modules) out of the garbage collector's passes, which would walk it over and over:
+    up to a tenth of a build, most of it in the pass at the process's end. A worker
+    forked meanwhile then does not copy the memory those passes would touch, as Python's
+    documentation advises before a fork. Only while this thread runs alone (`mkdocs
+    build`, or a development server's first build); a later build of the process first
+    gives the objects back to the collector, and has it collect what was left behind."""
+    if gc.get_freeze_count():
+        gc.unfreeze()
+        gc.collect()
+    if threading.active_count() == 1:
+        gc.freeze()
 
 
 def body_line(source: str | None, body: str) -> int:

@@ -1,131 +1,182 @@
 """The essay as a citable work on its pages: the "Cite this section" blocks, the
-citations the "How to cite" page asks for, the "Cite as" block of the whole essay, and
-the metadata of each page's head. The citations themselves come from `essaycite`."""
+citations the "How to cite" page asks for, how to cite each message of the transcript,
+the appendix of the one-page essay, the citation downloads and the metadata of each
+page's head. The citations themselves come from `essaycite`."""
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TypedDict
 
 from essaycite import head as head_data
-from essaycite.cite_box import cite_box, citation_list, link_line
+from essaycite.cite_box import citation_list, cite_box, link_line
 from essaycite.formats import downloads, message_references, references
-from essaycite.metadata import Part
+from essaycite.metadata import EssayMetadata, Part
+from msgref.citations import CitationRegistry
 from msgref.snippets import to_html
+from msgref.transcript_layout import TranscriptLayout
+from msgref.transcript_pages import cited_messages
 
+from .generated import GeneratedFile
+from .records import PageRecords
+from .site_config import Essay
 from .site_pages import DOWNLOADS_FOLDER, HOW_TO_CITE_PAGE, PRINT_PAGE, PageError, SitePages
 from .urls import relative_url
-
-if TYPE_CHECKING:
-    from .build import SiteBuild
 
 # Written in a page as raw HTML:
 # <div class="citation-slot" data-part="essay | page.md | page.md#anchor | message N"></div>
 _SLOT_RE = re.compile(r'<div class="citation-slot" data-part="([^"]*)"></div>')
+APPENDIX_SLOT = '<div class="cited-messages-slot"></div>'
+# The number given to the one box rendered for a transcript page, then replaced by each
+# message's own; any number does whose digits the rest of the box does not hold.
+_NUMBER_HOLE = 987654321987654321
 
 
-def section_box(build: SiteBuild, part: Part, src: str, pages: SitePages) -> str:
-    return to_html(cite_box("Cite this section", references(build.meta, part), links(build, src, pages)))
+class PageHead(TypedDict, total=False):
+    """What the theme writes in a page's <head> (hooks/theme/main.html)."""
+
+    meta: list[dict[str, str]]  # attributes of <meta> elements
+    link: list[dict[str, str]]  # attributes of <link> elements
+    json_ld: str  # the text of a <script type="application/ld+json">
+    style: str  # a style sheet, safe inside <style>
 
 
-def message_box(build: SiteBuild, n: int, pages: SitePages, src: str | None = None,
-                searched: bool = False) -> etree.Element:
-    """How to cite message n, shown on transcript page `src` (by default the page that
-    shows it): its permanent address and its citation in each style; the site's search
-    finds it only if `searched` (as an example on "How to cite")."""
-    where = pages.url(src or build.layout.src_of(n)) or ""
-    return cite_box("Cite this message", message_references(build.meta, n, where), [],
-                    address=build.meta.url_for(where, f"msg-{n}"), searched=searched)
-
-
-# A number no message has, rendered in a page's template of the box below.
-_SENTINEL = 987654321987654321
-
-
-def message_boxes(build: SiteBuild, src: str, pages: SitePages) -> Callable[[int], str]:
-    """How to cite each message on transcript page `src`, as HTML: `message_box` rendered
-    once for the page and given each message's number, since the boxes of a page differ
-    in nothing else. Rendering thousands of boxes one by one took longer than the rest
-    of a whole session's build."""
-    template = to_html(message_box(build, _SENTINEL, pages, src))
-    return lambda n: template.replace(str(_SENTINEL), str(n))
-
-
-def cite_as_block(build: SiteBuild) -> str:
+def cite_as_block(meta: EssayMetadata) -> str:
     """The whole essay's citation, which opens the one-page essay so that a printout carries it."""
     block = etree.Element("div", {"class": "essay-citation"})
     etree.SubElement(block, "p").text = "Cite as:"
-    block.append(citation_list({"APA": references(build.meta)["APA"]}))
+    block.append(citation_list({"APA": references(meta)["APA"]}))
     return to_html(block)
 
 
-def links(build: SiteBuild, src: str, pages: SitePages) -> list[tuple[str, str]]:
-    """Links from page `src` to the whole essay's downloads, its PDF and the "How to cite" page."""
-    def href(path: str) -> str:
-        # The PDF is printed after the build: no file of the site yet, but its URL is its path.
-        return relative_url(pages.url(path) or path, pages.url(src) or "")
+class CitableEssay:
+    """The essay's citations on the site's pages, once every page's address is known;
+    what they name of a page (its title, its paragraphs) is read from `records` once
+    every page is converted."""
 
-    found = [(f"{download.label} (whole essay)", href(f"{DOWNLOADS_FOLDER}/{download.filename}"))
-             for download in downloads(build.meta)]
-    if build.essay.pdf:
-        found.append(("PDF", href(build.essay.pdf)))
-    if src != HOW_TO_CITE_PAGE and pages.url(HOW_TO_CITE_PAGE) is not None:
-        found.append(("How to cite", href(HOW_TO_CITE_PAGE)))
-    return found
+    def __init__(self, essay: Essay, records: PageRecords, pages: SitePages, layout: TranscriptLayout):
+        self.meta, self.sections, self.pdf = essay.meta, essay.sections, essay.settings.pdf
+        self._records, self._pages, self._layout = records, pages, layout
 
+    def section_part(self, src: str) -> Part:
+        """The section of the essay that page `src` is: its title and address. The home
+        page's title is the essay's; its section is its first heading below the title."""
+        headings = self._records.outlines.get(src, [])
+        title, anchor = self._records.title_of(src), None
+        if src == self.sections[0] and len(headings) > 1:
+            title, anchor = headings[1].name, headings[1].id
+        return self.meta.part(title, self._url(src), anchor)
 
-def fill_slots(build: SiteBuild, src: str, html: str, pages: SitePages) -> str:
-    if "citation-slot" not in html:
-        return html
-    return _SLOT_RE.sub(lambda match: _slot(build, match.group(1), src, pages), html)
+    def parts(self) -> list[Part]:
+        return [self.section_part(src) for src in self.sections]
 
+    def section_box(self, src: str) -> str:
+        return to_html(cite_box("Cite this section", references(self.meta, self.section_part(src)), self._links(src)))
 
-def _slot(build: SiteBuild, part_spec: str, src: str, pages: SitePages) -> str:
-    """The citations a "How to cite" slot asks for: the essay, a section, or a paragraph."""
-    box = etree.Element("div", {"class": "citations-shown"})
-    if part_spec == "essay":
-        box.append(citation_list(references(build.meta)))
-        box.append(link_line(links(build, src, pages)))
+    def message_boxes(self, src: str) -> Callable[[int], str]:
+        """How to cite each message on transcript page `src`, as HTML: one box rendered for
+        the page and given each message's number, since the boxes of a page differ in
+        nothing else. Rendering thousands of boxes one by one took longer than the rest
+        of a whole session's build."""
+        url = self._url(src)
+        template = to_html(self._message_box(_NUMBER_HOLE, url))
+        if template.replace(str(_NUMBER_HOLE), "1") != to_html(self._message_box(1, url)):
+            return lambda n: to_html(self._message_box(n, url))  # the essay's title or address holds those digits
+        return lambda n: template.replace(str(_NUMBER_HOLE), str(n))
+
+    def with_appendix(self, html: str, citations: CitationRegistry) -> str:
+        """The converted one-page essay with its appendix: every message its sections cite,
+        with its address."""
+
+        def address(n: int) -> str:
+            return self.meta.url_for(self._url(self._layout.src_of(n) or ""), f"msg-{n}")
+
+        numbers = citations.cited_on(self.sections)
+        return html.replace(APPENDIX_SLOT, to_html(cited_messages(self._layout, numbers, address)), 1)
+
+    def fill_slots(self, src: str, html: str) -> str:
+        """A page with the citations its slots ask for (the "How to cite" page's)."""
+        if "citation-slot" not in html:
+            return html
+        return _SLOT_RE.sub(lambda match: self._slot(match.group(1), src), html)
+
+    def downloads(self) -> list[GeneratedFile]:
+        """The citation files of the essay and each of its sections, titled as the converted
+        sections are: made once every page is converted."""
+        return [GeneratedFile(f"{DOWNLOADS_FOLDER}/{download.filename}", download.text)
+                for download in downloads(self.meta, self.parts())]
+
+    def head(self, src: str) -> PageHead:
+        """The metadata of a page's head, true to what the page is: the essay (its home
+        page), one of its sections, or another page of the site."""
+        if src == self.sections[0]:
+            kind, page = head_data.ESSAY, None
+        elif src in self.sections:
+            kind, page = head_data.SECTION, self.section_part(src)
+        else:
+            kind, page = head_data.PAGE, Part(self._records.title_of(src), self.meta.url_for(self._url(src)))
+        found = head_data.page_head(self.meta, kind, page, self.parts(), pdf_url=self.pdf,
+                                    fulltext_url=self._pages.url(PRINT_PAGE))
+        result = PageHead(meta=found.meta, link=found.links, json_ld=head_data.json_ld_script_text(found.json_ld))
+        if src == PRINT_PAGE:
+            # Printed, every page of the whole essay is headed by its short title.
+            name = _css_string(self.meta.site_name)
+            result["style"] = f"@page {{ @top-center {{ content: {name}; font: 9pt system-ui, sans-serif; }} }}"
+        return result
+
+    def _url(self, src: str) -> str:
+        return self._pages.url(src) or ""
+
+    def _message_box(self, n: int, page_url: str, searched: bool = False) -> etree.Element:
+        """How to cite message n, shown on the transcript page at `page_url`: its permanent
+        address and its citation in each style; the site's search finds it only if
+        `searched` (as an example on "How to cite")."""
+        return cite_box("Cite this message", message_references(self.meta, n, page_url), [],
+                        address=self.meta.url_for(page_url, f"msg-{n}"), searched=searched)
+
+    def _links(self, src: str) -> list[tuple[str, str]]:
+        """Links from page `src` to the whole essay's downloads, its PDF and the "How to cite" page."""
+
+        def href(path: str) -> str:
+            # The PDF is printed after the build: no file of the site yet, but its URL is its path.
+            return relative_url(self._pages.url(path) or path, self._url(src))
+
+        found = [(f"{download.label} (whole essay)", href(f"{DOWNLOADS_FOLDER}/{download.filename}"))
+                 for download in downloads(self.meta)]
+        if self.pdf:
+            found.append(("PDF", href(self.pdf)))
+        if src != HOW_TO_CITE_PAGE and self._pages.url(HOW_TO_CITE_PAGE) is not None:
+            found.append(("How to cite", href(HOW_TO_CITE_PAGE)))
+        return found
+
+    def _slot(self, part_spec: str, src: str) -> str:
+        """The citations a "How to cite" slot asks for: the essay, a section, a paragraph or a message."""
+        box = etree.Element("div", {"class": "citations-shown"})
+        if part_spec == "essay":
+            box.append(citation_list(references(self.meta)))
+            box.append(link_line(self._links(src)))
+            return to_html(box)
+        if part_spec.startswith("message "):
+            n = int(part_spec.removeprefix("message "))
+            shown_on = self._layout.src_of(n)
+            if shown_on is None:
+                raise PageError(f"{src}: citation slot names message {n}, which the transcript pages do not show")
+            box.append(self._message_box(n, self._url(shown_on), searched=True))
+            return to_html(box)
+        path, _, anchor = part_spec.partition("#")
+        if path not in self._records.outlines or self._pages.url(path) is None:
+            raise PageError(f"{src}: citation slot names {path!r}, which is not a page of the site")
+        part = self.section_part(path)
+        if anchor:
+            number = self._records.paragraph_number(path, anchor)
+            if number is None:
+                raise PageError(f"{src}: citation slot names #{anchor}, no paragraph of {path}")
+            etree.SubElement(box, "p").text = f"Paragraph {number} of “{part.title}”, cited by its own address:"
+            part = self.meta.part(part.title, self._url(path), anchor)
+        box.append(citation_list(references(self.meta, part)))
         return to_html(box)
-    if part_spec.startswith("message "):
-        n = int(part_spec.removeprefix("message "))
-        if build.layout.src_of(n) is None:
-            raise PageError(f"{src}: citation slot names message {n}, which the transcript pages do not show")
-        box.append(message_box(build, n, pages, searched=True))
-        return to_html(box)
-    path, _, anchor = part_spec.partition("#")
-    if path not in build.outlines or pages.url(path) is None:
-        raise PageError(f"{src}: citation slot names {path!r}, which is not a page of the site")
-    part = build.section_part(path, pages)
-    if anchor:
-        number = build.paragraph_number(path, anchor)
-        if number is None:
-            raise PageError(f"{src}: citation slot names #{anchor}, no paragraph of {path}")
-        etree.SubElement(box, "p").text = f"Paragraph {number} of “{part.title}”, cited by its own address:"
-        part = build.meta.part(part.title, pages.url(path) or "", anchor)
-    box.append(citation_list(references(build.meta, part)))
-    return to_html(box)
-
-
-def head(build: SiteBuild, src: str, pages: SitePages) -> dict:
-    """The metadata of a page's head, true to what the page is: the essay (its home page),
-    one of its sections, or another page of the site."""
-    meta, sections = build.meta, build.essay.sections
-    if src == sections[0]:
-        kind, page = head_data.ESSAY, None
-    elif src in sections:
-        kind, page = head_data.SECTION, build.section_part(src, pages)
-    else:
-        kind, page = head_data.PAGE, Part(build.title_of(src), meta.url_for(pages.url(src) or ""))
-    found = head_data.page_head(meta, kind, page, build.parts(pages), pdf_url=build.essay.pdf,
-                                fulltext_url=pages.url(PRINT_PAGE))
-    result = {"meta": found.meta, "link": found.links, "json_ld": head_data.json_ld_script_text(found.json_ld)}
-    if src == PRINT_PAGE:
-        # Printed, every page of the whole essay is headed by its short title.
-        result["style"] = f"@page {{ @top-center {{ content: {_css_string(meta.site_name)}; font: 9pt system-ui, sans-serif; }} }}"
-    return result
 
 
 def _css_string(text: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -12,14 +13,15 @@ class _Loader(yaml.SafeLoader):
     pass
 
 
-def _environment_value(loader: _Loader, node: yaml.Node):
+def _environment_value(loader: _Loader, node: yaml.Node) -> Any:
     """`!ENV NAME` or `!ENV [NAME, OTHER, default]`: the first variable set, read as a
     YAML value (so that `true` is a boolean), else the default (or null)."""
+    names: list[Any] = []
+    default = None
     if isinstance(node, yaml.ScalarNode):
-        names, default = [loader.construct_scalar(node)], None
-    else:
-        items = loader.construct_sequence(node)
-        names, default = items[:-1], items[-1]
+        names = [loader.construct_scalar(node)]
+    elif isinstance(node, yaml.SequenceNode):
+        *names, default = loader.construct_sequence(node)
     for name in names:
         if name in os.environ:
             return yaml.safe_load(os.environ[name])
@@ -29,6 +31,7 @@ def _environment_value(loader: _Loader, node: yaml.Node):
 _Loader.add_constructor("!ENV", _environment_value)
 
 
-def read_config(path: str | os.PathLike) -> dict:
+def read_config(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The configuration in `path` as a dict."""
-    return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_Loader) or {}
+    found = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_Loader)
+    return found if isinstance(found, dict) else {}

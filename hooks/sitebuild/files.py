@@ -14,7 +14,7 @@ from msgref.transcript import file_kind
 
 
 @contextmanager
-def replaced_when_done(path: str | os.PathLike) -> Iterator[str]:
+def replaced_when_done(path: str | os.PathLike[str]) -> Iterator[str]:
     """A temporary path beside `path` to write; when the block ends without an error it
     is renamed to `path`, replacing what was there, and otherwise removed. OSError
     tells why the temporary file could not be made or renamed.
@@ -32,7 +32,8 @@ def replaced_when_done(path: str | os.PathLike) -> Iterator[str]:
         yield path
         return
     if mode is not None and not stat.S_ISREG(mode):
-        raise OSError(errno.EISDIR if stat.S_ISDIR(mode) else errno.EPERM, f"{file_kind(mode)}, which is never replaced", path)
+        code = errno.EISDIR if stat.S_ISDIR(mode) else errno.EPERM
+        raise OSError(code, f"{file_kind(mode)}, which is never replaced", path)
     folder = os.path.dirname(path)
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".part")
     os.close(handle)

@@ -1,141 +1,71 @@
-"""The transcript's pages and whole texts, made while the rest of the site is built.
+"""The transcript pages' entries and the whole texts of long messages, made while the rest
+of the site is built.
 
-Once the pages are listed, the build knows every message it shows and every page's
-address, and nothing more is needed to make the transcript's entries. For a whole
-session that is most of the build's work, so a child process on another core does it
-(see `msgref.background`), page by page, each page needed only when it is written: the
-first pages are written while the last are made, and the build makes the last ones
-itself rather than wait. The whole texts of long messages are written as their pages
-are made, straight into the built site, where the generator finds them and does not
-copy them again.
+Once every page's address is known, nothing more is needed to make the transcript's
+entries. For a whole session they are most of the build's work, so a worker process
+makes them beside the build (see `worker`), page by page, each page needed only when it
+is written. The whole text of a long message is written as its page is made, straight
+into the built site, where the generator finds it and does not copy it again.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-import tempfile
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
-from msgref import background
 from msgref.transcript_entries import PageEntries, Permalink, page_entries
-from msgref.transcript_map import MapTemplate
+from msgref.transcript_layout import TranscriptLayout
 
-from .generated import GeneratedFile
 from .site_pages import SitePages
 from .urls import relative_url
+from .worker import MadeByIndex
 
-if TYPE_CHECKING:
-    from .build import SiteBuild
-
-# A child process is worth its start and the copying of its results back for this many
-# messages or more; fewer are rendered in the build's own process, when first needed.
-IN_CHILD_MIN_MESSAGES = 1000
+# A worker process is worth its start and the copying of its pages back for this many
+# messages or more; fewer are made in the build's own process, when first needed.
+IN_WORKER_MIN_MESSAGES = 1000
 
 
 class TranscriptRendering:
-    """The rendering of one build's transcript: its whole texts' files, known as soon as
-    the layout is, and its pages' entries, begun by `start`.
+    """The entries of the transcript's pages, made from `layout` with the site's
+    addresses, and the whole texts of long messages, written to `text_paths` (by message
+    number). In a worker process if `in_worker` and the pages show enough messages."""
 
-    A child process makes the pages from the first on. This process makes a page
-    itself when the child has not begun it, and, while it would wait, the last page
-    that neither has begun: each takes a page by creating its claim, a file that only
-    one of them can create.
-    """
-
-    def __init__(self, build: SiteBuild):
-        self._build = build
-        layout = build.layout
+    def __init__(self, layout: TranscriptLayout, pages: SitePages, permalink: Permalink | None,
+                 text_paths: Mapping[int, str], in_worker: bool, log: logging.Logger):
         self.sources = layout.page_sources()
-        # Every source path is the file's path in the built site: a whole text is no page.
-        self.text_files = [GeneratedFile(src, path=os.path.join(build.site_dir, src))
-                           for src in map(layout.text_file_src, layout.text_file_numbers())]
-        self._made: dict[int, PageEntries] = {}  # by page index
-        self._make = None
-        self._child: background.Stages | None = None
-        self._claims: tempfile.TemporaryDirectory | None = None
-        self.map_template: MapTemplate | None = None  # drawn once every page is converted
-
-    def start(self, pages: SitePages, permalink: Permalink | None) -> None:
-        """Begin, the pages' addresses being known. Each whole text's file is there at once,
-        empty until its page is made: the generator, told that the file is where it is
-        to be, leaves it alone."""
-        build, layout, links = self._build, self._build.layout, _Links(pages)
-        for file in self.text_files:
-            os.makedirs(os.path.dirname(file.path), exist_ok=True)
-            open(file.path, "wb").close()
-
-        paths = {n: file.path for n, file in zip(layout.text_file_numbers(), self.text_files)}
+        # Each whole text's file is there at once, empty until its page is made: the
+        # generator, told that the file is where it is to be, leaves it alone.
+        for path in text_paths.values():
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            open(path, "wb").close()
 
         def write_text(n: int, text: bytes) -> None:
-            with open(paths[n], "wb") as file:
+            with open(text_paths[n], "wb") as file:
                 file.write(text)
 
-        self._make = lambda index: page_entries(layout, index, links, permalink, write_text)
+        links = _Links(pages)
         shown = sum(len(chunk) for chunk in layout.pages)
-        in_child = build.settings.parse_in_child and shown >= IN_CHILD_MIN_MESSAGES and background.can_fork()
-        build.log.debug("Transcript pages: %d messages, made in %s", shown, "a child process" if in_child else "this process")
-        if in_child:
-            self._claims = tempfile.TemporaryDirectory(prefix="transcript-pages-")
-            self._child = background.Stages(self._made_by_child, build.fatal)
+        self._pages = MadeByIndex(lambda index: page_entries(layout, index, links, permalink, write_text),
+                                  len(self.sources), in_worker and shown >= IN_WORKER_MIN_MESSAGES)
+        log.debug("Transcript pages: %d messages, made in %s", shown,
+                  "a worker process" if self._pages.in_worker else "this process")
 
-    def entries(self, src: str) -> PageEntries | None:
-        """The entries of transcript page `src`; None for any other page."""
-        if src not in self.sources:
-            return None
-        index = self.sources.index(src)
-        while index not in self._made:
-            self._step(index)
-        return self._made[index]
+    def entries(self, src: str) -> PageEntries:
+        """The entries of transcript page `src`, one of `sources`."""
+        return self._pages[self.sources.index(src)]
 
     def search_entries(self) -> list[dict[str, str]]:
-        return [entry for page in self.sources for entry in self.entries(page).search]
+        return [entry for index in range(len(self.sources)) for entry in self._pages[index].search]
 
     def finish(self) -> None:
-        """Make what no page has asked for yet: every whole text is written once this returns."""
-        for src in self.sources:
-            self.entries(src)
-        if self._claims is not None:
-            self._claims.cleanup()
-
-    def _made_by_child(self) -> Iterator[tuple[int, PageEntries]]:
-        for index in range(len(self.sources)):
-            if self._claim(index):
-                yield index, self._make(index)
-
-    def _step(self, wanted: int) -> None:
-        """Take a page from the child, or make one here: the page wanted, if the child has
-        not begun it, or else, rather than wait, the last page nobody has begun."""
-        if self._child is not None and self._child.ready():
-            return self._receive()
-        if self._child is None or self._claim(wanted):
-            self._made[wanted] = self._make(wanted)
-            return
-        for index in range(len(self.sources) - 1, wanted, -1):
-            if index in self._made:
-                continue
-            if self._claim(index):
-                self._made[index] = self._make(index)
-                return
-            break  # the child's: it takes the pages in order, and so has every page before too
-        self._receive()
-
-    def _receive(self) -> None:
+        """Make what no page has asked for yet, then end the worker: every whole text is
+        written once this returns."""
         try:
-            index, made = self._child()
-        except StopIteration:  # the child has made all it will; what is left is this process's
-            self._child = None
-        else:
-            self._made[index] = made
-
-    def _claim(self, index: int) -> bool:
-        if self._claims is None:
-            return True
-        try:
-            os.close(os.open(os.path.join(self._claims.name, str(index)), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        except FileExistsError:
-            return False
-        return True
+            for index in range(len(self.sources)):
+                self._pages[index]
+        finally:
+            self._pages.close()
 
 
 class _Links:

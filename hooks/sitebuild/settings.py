@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, TypeVar
 
 from essaycite.metadata import EssayMetadata, Person
 
@@ -28,20 +28,21 @@ class _Invalid(ValueError):
     """Raised by a check: what the setting must be."""
 
 
-def _setting(default, check: Callable[[Any], Any], **more):
-    return field(default=default, metadata={"check": check}, **more)
+def _setting(default: Any, check: Callable[[Any], Any]) -> Any:
+    """A setting's field: its default, and the check its value from mkdocs.yml passes."""
+    return field(default=default, metadata={"check": check})
 
 
 # --- checks: each returns the value to use, or raises _Invalid saying what is expected ---
 
-def _boolean(value):
+def _boolean(value: object) -> bool:
     if not isinstance(value, bool):
         raise _Invalid("expected true or false")
     return value
 
 
-def _whole(minimum: int, *, or_all: bool = False):
-    def check(value):
+def _whole(minimum: int, *, or_all: bool = False) -> Callable[[object], int | None]:
+    def check(value: object) -> int | None:
         if or_all and value == "all":
             return None
         if isinstance(value, str) and value.strip().isdigit():  # quoted in YAML
@@ -52,13 +53,13 @@ def _whole(minimum: int, *, or_all: bool = False):
     return check
 
 
-def _text(value):
+def _text(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _Invalid("expected text")
     return value
 
 
-def _site_folder(value):
+def _site_folder(value: object) -> str:
     """A folder inside the site, such as `transcript`: no way out of it, and not hidden."""
     if not isinstance(value, str) or not value.strip("/"):
         raise _Invalid("expected a folder name, such as transcript")
@@ -68,13 +69,13 @@ def _site_folder(value):
     return "/".join(parts)
 
 
-def _strings(value):
+def _strings(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise _Invalid("expected a list of strings")
     return tuple(value)
 
 
-def _patterns(value):
+def _patterns(value: object) -> Mapping[str, str]:
     if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in [*value, *value.values()]):
         raise _Invalid("expected a mapping of names to regular expressions")
     for name, regex in value.items():
@@ -85,19 +86,19 @@ def _patterns(value):
     return dict(value)
 
 
-def _pages(value):
+def _pages(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not value or not all(isinstance(item, str) and item for item in value):
         raise _Invalid("expected the essay's pages in reading order, as a list of paths")
     return tuple(value)
 
 
-def _optional_path(value):
+def _optional_path(value: object) -> str | None:
     if value is not None and (not isinstance(value, str) or not value.strip()):
         raise _Invalid("expected a path in the site, such as essay.pdf")
     return value
 
 
-def _date(value):
+def _date(value: object) -> datetime.date:
     # YAML reads an unquoted 2026-12-02 as a date; a quoted one arrives as text.
     if isinstance(value, datetime.datetime):
         return value.date()
@@ -125,13 +126,11 @@ class TranscriptSettings:
     message_chars: int = _setting(5000, _whole(1))  # a longer message shows this many and links to the rest
     search: bool = _setting(True, _boolean)  # whether the site's search indexes the transcript pages
     redact: bool = _setting(True, _boolean)
-    redact_patterns: dict = _setting(None, _patterns)  # kind -> regular expression, beside the built-in ones
+    # kind -> regular expression, beside the built-in ones
+    redact_patterns: Mapping[str, str] = field(default_factory=dict, metadata={"check": _patterns})
     redact_allow: tuple[str, ...] = _setting((), _strings)  # strings never redacted
-    parse_in_child: bool = _setting(True, _boolean)  # on Linux, a large file is parsed on another core
-
-    def __post_init__(self):
-        if self.redact_patterns is None:
-            object.__setattr__(self, "redact_patterns", {})
+    # On Linux, a worker process makes the pages of 1,000 messages or more beside the build.
+    render_in_worker: bool = _setting(True, _boolean)
 
 
 @dataclass(frozen=True)
@@ -149,7 +148,10 @@ class EssaySettings:
     REQUIRED = ("title", "published", "edition")
 
 
-def read_settings(kind: type, values: Any, where: str, config_name: str = "mkdocs.yml"):
+Settings = TypeVar("Settings", TranscriptSettings, EssaySettings)
+
+
+def read_settings(kind: type[Settings], values: object, where: str, config_name: str = "mkdocs.yml") -> Settings:
     """The settings of dataclass `kind` from the mapping `values` found at `where`
     (such as "extra.transcript"), each checked; SettingsError names a bad one."""
     if values is None:
@@ -162,7 +164,7 @@ def read_settings(kind: type, values: Any, where: str, config_name: str = "mkdoc
             close = difflib.get_close_matches(str(name), known, n=1)
             hint = f"; did you mean {close[0]}?" if close else f" (known: {', '.join(known)})"
             raise SettingsError(f"{config_name}: {where}: unknown setting {name!r}{hint}")
-    checked = {}
+    checked: dict[str, Any] = {}
     for name, value in values.items():
         try:
             checked[name] = known[name].metadata["check"](value)
@@ -174,13 +176,16 @@ def read_settings(kind: type, values: Any, where: str, config_name: str = "mkdoc
     return kind(**checked)
 
 
-def essay_metadata(config: Mapping[str, Any], config_name: str = "mkdocs.yml") -> EssayMetadata:
-    """The essay's bibliographic details, from the site's settings and `extra.essay`.
+def essay_metadata(config: Mapping[str, Any], essay: EssaySettings | None = None,
+                   config_name: str = "mkdocs.yml") -> EssayMetadata:
+    """The essay's bibliographic details, from the site's settings and `essay`, its
+    `extra.essay` (read from `config` if not given).
 
     Used: site_name, site_author (none, or empty: the essay is unsigned), site_url,
     site_description, theme.language.
     """
-    essay = read_settings(EssaySettings, (config.get("extra") or {}).get("essay"), "extra.essay", config_name)
+    if essay is None:
+        essay = read_settings(EssaySettings, (config.get("extra") or {}).get("essay"), "extra.essay", config_name)
     site_url = str(config.get("site_url") or "")
     if not site_url:
         raise SettingsError(f"{config_name}: site_url: set the site's public address; citations need absolute URLs")

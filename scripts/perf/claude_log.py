@@ -14,14 +14,14 @@ import json
 import random
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from .synthetic import LARGE_SHARE, large_text, log_lines, sentence, small_text
 
 PROMPT, REPLY, CALL, RESULT = "prompt", "reply", "call", "result"
 MODEL = "claude-sonnet-4-5-20250929"
-START = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 
 @dataclass(frozen=True)

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import functools
 import os
-import queue
-import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .dev_server import ENV, Server, ServerError
 
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 LOAD_TIMER = Path(__file__).with_name("load_timer.py")  # times one load, in a process of its own
 
 
@@ -51,7 +48,7 @@ def build(project: Path, site: Path) -> Run:
                  site.parent / (site.name + ".log"))
 
 
-def typical(runners: dict[str, Callable[[], Run]], repeat: int) -> dict[str, Run]:
+def typical(runners: Mapping[str, Callable[[], Run]], repeat: int) -> dict[str, Run]:
     """Run each of `runners` `repeat` times, taking turns; keep the median time and the highest peak.
 
     The machine's load drifts during a run. Taking turns spreads it over the variants
@@ -89,56 +86,6 @@ def transcript_page_stats(site: Path, folder: str) -> PageStats:
     return PageStats(len(pages), max(counts, default=0), max((p.stat().st_size for p in pages), default=0))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """A real `mkdocs serve --verbose` on a free local port, its log read line by line."""
-
-    def __init__(self, project: Path):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "--verbose", "-a", f"127.0.0.1:{free_port()}"],
-            cwd=project, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stderr:
-            self.lines.put(line)
-
-    def wait_for(self, text: str, timeout: float) -> list[str]:
-        seen, deadline = [], time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                seen.append(self.lines.get(timeout=0.2))
-            except queue.Empty:
-                if self.process.poll() is not None:
-                    break
-                continue
-            if text in seen[-1]:
-                return seen
-        raise MeasureError(f"mkdocs serve logged no {text!r}:\n" + "".join(seen[-40:]))
-
-    def drain(self) -> list[str]:
-        """The lines logged so far and not yet read."""
-        lines = []
-        while not self.lines.empty():
-            lines.append(self.lines.get())
-        return lines
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
 def serve_rebuilds(project: Path, page: Path, touches: int, timeout: float = 600) -> tuple[float, bool]:
     """The fastest of `touches` rebuilds after `page` is edited, timed from the edit until
     the server reloads browsers, and whether every rebuild reused the parsed transcript."""
@@ -158,6 +105,8 @@ def serve_rebuilds(project: Path, page: Path, touches: int, timeout: float = 600
             times.append(time.perf_counter() - start)
             reused = reused and not any("Parsed transcript" in line for line in log)
         return min(times), reused
+    except ServerError as error:
+        raise MeasureError(str(error)) from None
     finally:
         server.stop()
 

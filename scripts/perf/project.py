@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import compileall
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 import yaml
 
 from msgref.tags import TAG_RE
 from sitebuild.config_file import read_config
+from sitebuild.settings import TranscriptSettings, read_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 HOOK = ROOT / "hooks" / "mkdocs_hook.py"
@@ -25,6 +27,13 @@ TEMPLATE_CACHE_HOOK = Path(__file__).with_name("template_cache_hook.py")
 def site_config() -> dict:
     """The site's mkdocs.yml as a dict, its `!ENV` values resolved."""
     return read_config(ROOT / "mkdocs.yml")
+
+
+def transcript_settings(overrides: Mapping[str, object] | None = None) -> TranscriptSettings:
+    """The site's `extra.transcript` settings with `overrides` (the benchmark's --set)
+    applied, as a build reads them; SettingsError names a bad one."""
+    values = (site_config().get("extra") or {}).get("transcript") or {}
+    return read_settings(TranscriptSettings, {**values, **(overrides or {})}, "extra.transcript")
 
 
 def compile_hooks() -> None:
@@ -72,7 +81,8 @@ def shipped_site(work: Path) -> dict[str, Path]:
     return projects
 
 
-def synthetic_site(work: Path, pages: dict[str, str], transcript: Path, settings: dict | None = None) -> dict[str, Path]:
+def synthetic_site(work: Path, pages: dict[str, str], transcript: Path,
+                   settings: dict | None = None) -> dict[str, Path]:
     """A site of the given essay pages citing `transcript`, and its plain variant.
 
     `settings` override the site's `extra.transcript` settings in the hook variant.

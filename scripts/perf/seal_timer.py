@@ -1,22 +1,28 @@
-"""Time what the redaction seal saves and costs on one imported transcript, in this process:
+"""Time what the redaction seal saves and costs on one imported transcript, in this process.
 
     python scripts/perf/seal_timer.py TRANSCRIPT [REPEAT]
 
-Prints, best of REPEAT runs (default 5): the index of the file without and with seal
-verification, the redaction precheck (`Redactor.may_hold_secret`) over every message,
-and reading every message through the build's redacted view without and with the seals.
-The redactor is the build's default one; import the transcript with the default rules.
+Prints, best of REPEAT runs (default 5): the index of the file; the index and a read of
+every message without and with seal verification (a line's seal is checked as the line
+is read); the redaction precheck (`Redactor.may_hold_secret`) over every message, which
+a verified seal saves; and the index and a read of every message through the build's
+redacted view, without and with the seals. The redactor is the build's default one:
+import the transcript with the default rules.
 """
 
+from __future__ import annotations
+
+import argparse
 import sys
 import time
+from collections.abc import Callable
 
-from msgref import transcript as transcript_module
 from msgref.redact import RedactedTranscript, Redactor
-from msgref.schema import LOG_TEXT_FIELDS
+from msgref.schema import LOG_TEXT_FIELDS, MessageSource
+from msgref.transcript import TranscriptError, load_transcript
 
 
-def best(repeat: int, work) -> float:
+def best(repeat: int, work: Callable[[], object]) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -25,30 +31,54 @@ def best(repeat: int, work) -> float:
     return min(times)
 
 
-def read_all(path: str, seal_key) -> None:
-    offsets, lines, sealed = transcript_module._file_index(path, path, seal_key)
-    indexed = transcript_module.IndexedTranscript(offsets, lines, path, path, sealed, seal_key)
-    view = RedactedTranscript(indexed, Redactor())
-    for n in view.numbers:
-        view.get(n)
+def read_every(transcript: MessageSource) -> None:
+    for n in transcript.numbers:
+        transcript.get(n)
 
 
-def main(path: str, repeat: int) -> None:
+def read_all(path: str, seal_key: bytes | None, redactor: Redactor | None = None) -> None:
+    """Index the transcript afresh (nothing cached) and read every message, redacted if `redactor` is given."""
+    transcript = load_transcript(path, seal_key=seal_key)
+    read_every(transcript if redactor is None else RedactedTranscript(transcript, redactor))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     epilog=__doc__.split("\n\n", 2)[2],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("transcript", help="a transcript written by scripts/import_transcript.py")
+    parser.add_argument("repeat", nargs="?", type=int, default=5, help="runs of each timing (default 5)")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("REPEAT must be 1 or more")
+    path, repeat = args.transcript, args.repeat
     redactor = Redactor()
     key = redactor.fingerprint
-    plain = best(repeat, lambda: transcript_module._file_index(path, path))
-    checked = best(repeat, lambda: transcript_module._file_index(path, path, key))
-    offsets, lines, sealed = transcript_module._file_index(path, path, key)
-    print(f"{len(offsets)} messages, {len(sealed)} sealed")
-    print(f"index without seals: {plain:.3f} s; with seal verification: {checked:.3f} s (+{checked - plain:.3f} s)")
-    messages = [transcript_module.IndexedTranscript(offsets, lines, path, path).get(n) for n in sorted(offsets)]
-    precheck = best(repeat, lambda: [redactor.may_hold_secret(*(getattr(m, f) for f in LOG_TEXT_FIELDS))
+    try:
+        sealed = load_transcript(path, seal_key=key)
+        read_every(sealed)
+    except TranscriptError as error:
+        print(f"seal_timer: {error}", file=sys.stderr)
+        return 1
+    verified = sum(sealed.seal_verified(n) for n in sealed.numbers)
+    print(f"{len(sealed)} messages, {verified} sealed under the default rules")
+
+    index = best(repeat, lambda: load_transcript(path))
+    unchecked = best(repeat, lambda: read_all(path, None))
+    checked = best(repeat, lambda: read_all(path, key))
+    print(f"index: {index:.3f} s; index and read every message: {unchecked:.3f} s without seal verification, "
+          f"{checked:.3f} s with (+{checked - unchecked:.3f} s)")
+
+    messages = list(load_transcript(path))
+    precheck = best(repeat, lambda: [redactor.may_hold_secret(*(getattr(m, name) for name in LOG_TEXT_FIELDS))
                                      for m in messages])
     print(f"may_hold_secret over every message (what a seal saves): {precheck:.3f} s")
-    unsealed_read = best(repeat, lambda: read_all(path, None))
-    sealed_read = best(repeat, lambda: read_all(path, key))
+
+    unsealed_read = best(repeat, lambda: read_all(path, None, redactor))
+    sealed_read = best(repeat, lambda: read_all(path, key, redactor))
     print(f"index and read every message redacted: {unsealed_read:.3f} s without seals, {sealed_read:.3f} s with")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 5)
+    sys.exit(main())

@@ -16,11 +16,12 @@ LARGE_SHARE = 0.01
 LARGE_BYTES = (100_000, 400_000)
 SMALL_BYTES = (80, 700)
 
-_WORDS = (
-    "the model server build kernel output error test request response token layer cache "
-    "config flag backend value file path commit branch change result check run step "
-    "expert attention memory batch queue worker thread retry timeout log trace patch"
-).split()
+_WORDS = [
+    "the", "model", "server", "build", "kernel", "output", "error", "test", "request", "response", "token", "layer",
+    "cache", "config", "flag", "backend", "value", "file", "path", "commit", "branch", "change", "result", "check",
+    "run", "step", "expert", "attention", "memory", "batch", "queue", "worker", "thread", "retry", "timeout", "log",
+    "trace", "patch",
+]
 _SPEAKERS = ("user", "assistant", "tool")
 _TOOLS = ("Bash", "Read", "Edit", "Grep", "WebFetch")
 
@@ -37,7 +38,7 @@ def sentence(rng: random.Random, words: int) -> str:
 
 def small_text(rng: random.Random) -> str:
     size = rng.randint(*SMALL_BYTES)
-    parts = []
+    parts: list[str] = []
     while sum(map(len, parts)) < size:
         parts.append(sentence(rng, rng.randint(5, 15)))
     return " ".join(parts)
@@ -50,7 +51,8 @@ def log_lines(rng: random.Random, count: int) -> list[str]:
         words = " ".join(rng.choices(_WORDS, k=rng.randint(3, 12)))
         kind = i % 5
         if kind == 0:
-            lines.append(f'  File "/srv/app/{rng.choice(_WORDS)}.py", line {rng.randint(1, 999)}, in {words.split()[0]}')
+            module = rng.choice(_WORDS)
+            lines.append(f'  File "/srv/app/{module}.py", line {rng.randint(1, 999)}, in {words.split()[0]}')
         elif kind == 1:
             lines.append(f"[{rng.randint(0, 99999):05d}]\t{words}\t{rng.random():.6f}")
         elif kind == 2:

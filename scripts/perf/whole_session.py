@@ -82,7 +82,6 @@ def measure_whole(messages: int, args, work: Path, use_peer: bool = True) -> Who
         runners["peer"] = functools.partial(measure.timed, [peer, "json", str(log), "-o", str(out)], folder,
                                             folder / "peer.log")
     runs = measure.typical(runners, args.repeat)
-    transcript_folder = (project.site_config().get("extra", {}).get("transcript", {}) | args.settings).get("folder", "transcript")
-    pages = measure.transcript_page_stats(folder / "site-every", transcript_folder)
+    pages = measure.transcript_page_stats(folder / "site-every", project.transcript_settings(args.settings).folder)
     return WholeRow(messages, log.stat().st_size, transcript.stat().st_size, runs["every"], runs["cited"],
                     runs.get("peer"), pages)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import claude_code, codex, openai_chat, sharegpt
 from msgref.schema import Message
 
+from . import claude_code, codex, openai_chat, sharegpt
 from .common import LogError, ReadStats
 from .detect import Shape, detect
 

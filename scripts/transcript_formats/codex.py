@@ -11,6 +11,7 @@ and `{"record_type": "state"}` lines; they are read the same way.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 from msgref.schema import Message
@@ -84,9 +85,9 @@ def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[
         if reasoning is not None:
             if message.speaker == "assistant" and message.tool_name is None:
                 # Reasoning followed by the reply it led to: one message.
-                message.thinking = reasoning.thinking
-                message.line, message.timestamp = reasoning.line, reasoning.timestamp
-                message.source_id = message.source_id or reasoning.source_id
+                message = dataclasses.replace(
+                    message, thinking=reasoning.thinking, line=reasoning.line, timestamp=reasoning.timestamp,
+                    source_id=message.source_id or reasoning.source_id)
             else:
                 yield reasoning
             reasoning = None

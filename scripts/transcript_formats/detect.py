@@ -12,7 +12,7 @@ from .json_stream import JsonDocument
 DOCUMENT_LISTS = {
     "loglines": claude_code.NAME,
     "messages": openai_chat.NAME,
-    **{key: sharegpt.NAME for key in sharegpt.TURN_LISTS},
+    **dict.fromkeys(sharegpt.TURN_LISTS, sharegpt.NAME),
 }
 # Keys worth keeping while looking at a first record; other values are read and dropped.
 _CLUE_KEYS = ("type", "payload", "message", "uuid", "sessionId", "role", "from", "value")

@@ -26,6 +26,12 @@ _COMPACT_AFTER = 1 << 20
 MAX_ELEMENT_CHARS = 1 << 29
 
 
+def _run_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where the run of `pattern` (which may match nothing) starting at `pos` ends."""
+    match = pattern.match(text, pos)
+    return pos if match is None else match.end()
+
+
 class JsonDocument:
     """A cursor over one JSON document read from a binary file."""
 
@@ -125,7 +131,7 @@ class JsonDocument:
                 self._started = True
                 if self._buffer.startswith("\ufeff"):  # a byte order mark
                     self._pos = 1
-            self._advance(_WHITESPACE.match(self._buffer, self._pos).end())
+            self._advance(_run_end(_WHITESPACE, self._buffer, self._pos))
             if self._pos < len(self._buffer):
                 if self._pos > _COMPACT_AFTER:
                     self._buffer, self._pos = self._buffer[self._pos :], 0
@@ -161,7 +167,7 @@ class JsonDocument:
         first = self._buffer[start]
         if first not in "[{\"":
             while True:
-                end = _SCALAR.match(self._buffer, start).end()
+                end = _run_end(_SCALAR, self._buffer, start)
                 if end < len(self._buffer) or not self._fill():
                     return max(end, start + 1)
         depth, index = 0, start

@@ -57,7 +57,8 @@ def _from_message(item: dict, line: int, stats: ReadStats) -> Iterator[Message]:
         if text or thinking or not (calls or legacy_call):
             yield log_message("assistant", text, line, source_id=source_id, thinking=thinking)
         for call in calls:
-            function = call.get("function") if isinstance(call.get("function"), dict) else call
+            nested = call.get("function")
+            function = nested if isinstance(nested, dict) else call
             yield tool_call(
                 function.get("name"),
                 parse_arguments(function.get("arguments")),

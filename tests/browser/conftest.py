@@ -8,12 +8,22 @@ test-output/screenshots and test-output/lighthouse, for a person to look at.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from browser.site_browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, OUTPUT, add_essay_pdf, build_site, new_page, site_paths
+from browser.site_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    OUTPUT,
+    add_essay_pdf,
+    build_site,
+    new_page,
+    site_paths,
+)
 from static_host import StaticHost
 
 
@@ -49,7 +59,7 @@ def all_pages(site_dir) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Browser:
+def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
     with sync_playwright() as playwright:

@@ -9,8 +9,9 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Response, ViewportSize
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = Path(os.environ.get("BROWSER_TEST_OUTPUT", ROOT / "test-output")).resolve()
@@ -22,8 +23,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps",
 ]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 375, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 375, "height": 740}
 TIMEOUT_MS = 15_000
 
 # The pages measured by Lighthouse and photographed: the title page, one essay page, the transcript.
@@ -73,13 +74,19 @@ class PageProblems:
     foreign_requests: list[str] = field(default_factory=list)
 
     def watch(self, page: Page) -> None:
-        page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(
-            f"{msg.text} at {msg.location.get('url')}"))
+        page.on("console", self._check_console)
         page.on("pageerror", lambda error: self.page_errors.append(str(error)))
         page.on("requestfailed", self._check_failure)
-        page.on("response", lambda response: response.status >= 400 and self.failed_requests.append(
-            f"{response.url}: HTTP {response.status}"))
+        page.on("response", self._check_response)
         page.on("request", self._check_origin)
+
+    def _check_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.console_errors.append(f"{message.text} at {message.location.get('url')}")
+
+    def _check_response(self, response: Response) -> None:
+        if response.status >= 400:
+            self.failed_requests.append(f"{response.url}: HTTP {response.status}")
 
     def _check_failure(self, request) -> None:
         # A request still in flight when the test moves to the next page is cancelled
@@ -96,7 +103,9 @@ class PageProblems:
                 *(f"request to another host: {url}" for url in self.foreign_requests)]
 
 
-def new_page(browser: Browser, viewport: dict, color_scheme: str = "light", origin: str = "", **options):
+def new_page(browser: Browser, viewport: ViewportSize,
+             color_scheme: Literal["light", "dark", "no-preference", "null"] = "light", origin: str = "",
+             **options: Any) -> tuple[BrowserContext, Page, PageProblems]:
     """A page on a fresh profile and what goes wrong on it; `options` go to the browser
     context (has_touch, is_mobile, java_script_enabled, ...)."""
     context = browser.new_context(viewport=viewport, color_scheme=color_scheme, **options)

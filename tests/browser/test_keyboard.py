@@ -4,6 +4,8 @@ search results take none, and the drawer, once opened, is reached."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from playwright.sync_api import Page
 
@@ -13,8 +15,9 @@ PAGES = {"home": "", "section": "context/", "transcript": "transcript/"}
 STOPS = 40
 
 # What the focused element shows: its box (a palette radio button is drawn as the label
-# after it, the button that switches the scheme, which shows its focus), whether that box is on screen and drawn, and whether it lies in
-# the drawer while the drawer is closed. A text field shows its focus by its caret.
+# after it, the button that switches the scheme, which shows its focus), whether that box
+# is on screen and drawn, and whether it lies in the drawer while the drawer is closed. A
+# text field shows its focus by its caret.
 FOCUSED = """() => {
   const focused = document.activeElement;
   if (!focused || focused === document.body) return null;
@@ -23,8 +26,9 @@ FOCUSED = """() => {
   const box = shown.getBoundingClientRect();
   const drawer = focused.closest(".md-sidebar--primary");
   const style = getComputedStyle(shown);
+  const label = (focused.textContent || focused.getAttribute("aria-label") || "").trim().slice(0, 40);
   return {
-    element: `${focused.tagName.toLowerCase()}.${[...focused.classList].join(".")} "${(focused.textContent || focused.getAttribute("aria-label") || "").trim().slice(0, 40)}"`,
+    element: `${focused.tagName.toLowerCase()}.${[...focused.classList].join(".")} "${label}"`,
     box: [box.left, box.top, box.width, box.height].map(Math.round),
     onScreen: box.width > 0 && box.height > 0 && box.left >= -0.5 && box.top >= -0.5
       && box.right <= innerWidth + 0.5 && box.bottom <= innerHeight + 0.5,
@@ -47,10 +51,8 @@ def next_stop(page: Page) -> dict | None:
 def settled(page: Page) -> dict | None:
     """The focus once it is drawn (transitions, Material's search overlay and its drawer
     take a moment), or as it stays if it never is."""
-    try:
+    with contextlib.suppress(Exception):  # timed out: report the stop as it is
         page.wait_for_function(f"() => ({GOOD})(({FOCUSED})())", timeout=1500)
-    except Exception:  # noqa: BLE001 - timed out: report the stop as it is
-        pass
     return page.evaluate(FOCUSED)
 
 
@@ -102,10 +104,12 @@ def test_the_walk_finds_a_stop_in_a_closed_drawer(browser, host):
 def test_the_opened_drawer_is_reached_by_the_keyboard(browser, host):
     context, page, problems = new_page(browser, PHONE, origin=host.url)
     open_page(page, host.url + "context/")
-    menu = page.locator('.md-header label[for="__drawer"]')
+    menu = page.locator(".md-header button.md-header__menu")
     # The menu button is a Tab stop of its own: the second, after "Skip to content".
     stops = walk(page, 2)
-    assert stops[-1]["element"].startswith("label.md-header__button"), stops
+    assert stops[-1]["element"].startswith("button.md-header__button.md-icon.md-header__menu"), stops
+    assert menu.get_attribute("aria-label") == "Navigation"
+    assert page.locator('.md-header label[for="__drawer"]').count() == 0  # a button in its place
     assert menu.get_attribute("aria-expanded") == "false"
     page.keyboard.press("Enter")
     page.wait_for_function("document.getElementById('__drawer').checked")
@@ -125,11 +129,13 @@ def test_a_click_on_the_menu_opens_the_drawer_to_the_keyboard(browser, host):
     closed, its links take no focus; opened from the page's name, they do."""
     context, page, problems = new_page(browser, PHONE, origin=host.url)
     open_page(page, host.url + "transcript/")
-    page.locator('.md-header label[for="__drawer"]').click()
+    page.locator(".md-header button.md-header__menu").click()
     page.wait_for_function("document.getElementById('__drawer').checked")
-    in_drawer = []
+    in_drawer: list[dict] = []
     while len(in_drawer) < 20 and not (in_drawer and in_drawer[-1]["element"].startswith("label.md-nav__link")):
-        in_drawer.append(next_stop(page))
+        stop = next_stop(page)
+        assert stop is not None, f"nothing took the focus after {in_drawer}"
+        in_drawer.append(stop)
     assert len(in_drawer) > 5 and bad_stops(in_drawer) == [], in_drawer
     assert in_drawer[-1]["element"].startswith("label.md-nav__link") and "Transcript" in in_drawer[-1]["element"]
     assert not any("Message 5843" in s["element"] for s in in_drawer)

@@ -14,7 +14,7 @@ MISSING = ["no-such-page", "context/no/such/page/", "transcript/msg-9999.html"]
 def test_a_missing_page_shows_the_404_page_and_its_home_link_works(browser, host, path):
     context, page, problems = new_page(browser, PHONE, origin=host.url)
     response = page.goto(host.url + path)
-    assert response.status == 404
+    assert response is not None and response.status == 404
     wait_for_material(page)
     assert page.locator("article h1").inner_text() == "Page not found"
     # Material's style sheet came: the header is fixed to the top, as on every page.
@@ -25,7 +25,8 @@ def test_a_missing_page_shows_the_404_page_and_its_home_link_works(browser, host
     context.close()
     # The 404 answer itself is what is asked for here; nothing else may fail.
     asked = host.url + path
-    assert [p for p in problems.all() if not (p.startswith(f"{asked}: HTTP 404") or p.endswith(f"(Not Found) at {asked}"))] == []
+    assert [p for p in problems.all()
+            if not (p.startswith(f"{asked}: HTTP 404") or p.endswith(f"(Not Found) at {asked}"))] == []
 
 
 def test_its_links_reach_every_section_and_the_transcript(browser, host):
@@ -49,5 +50,6 @@ def test_its_search_form_opens_the_search(browser, host):
     wait_for_material(page)
     first = page.locator(".md-search-result__item a").first
     first.wait_for()
-    assert "context/" in first.get_attribute("href")
+    href = first.get_attribute("href")
+    assert href is not None and "context/" in href
     context.close()

@@ -24,8 +24,10 @@ def test_offline_copy_works_from_the_file_system(browser, offline_site_dir):
     # A message reference opens the transcript's file at the message.
     citation = page.locator("a.msg-ref").first
     href = citation.get_attribute("href")
-    number = re.search(r"#msg-(\d+)$", href).group(1)
-    assert href.startswith("transcript/index.html#"), href
+    assert href is not None and href.startswith("transcript/index.html#"), href
+    cited = re.search(r"#msg-(\d+)$", href)
+    assert cited is not None, href
+    number = cited.group(1)
     citation.click()
     page.wait_for_url(re.compile(rf"/transcript/index\.html#msg-{number}$"))
     expect(page.locator(f"#msg-{number}")).to_be_visible()

@@ -22,7 +22,8 @@ def preview_of(page: Page, link: str):
 
 
 def is_open(page: Page, link: str) -> bool:
-    return page.eval_on_selector(link, "a => document.getElementById(a.getAttribute('aria-controls')).matches(':popover-open')")
+    return page.eval_on_selector(
+        link, "a => document.getElementById(a.getAttribute('aria-controls')).matches(':popover-open')")
 
 
 def expect_preview_with_message(page: Page, link: str, number: int):
@@ -69,8 +70,8 @@ def test_hovering_a_citation_opens_its_preview_after_a_delay_beside_it(page, hos
     # Next to the link, inside the window.
     box = preview_of(page, link).bounding_box()
     anchor = page.locator(link).bounding_box()
-    assert 0 <= box["y"] and box["y"] + box["height"] <= DESKTOP["height"]
-    assert 0 <= box["x"] and box["x"] + box["width"] <= DESKTOP["width"]
+    assert box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= DESKTOP["width"]
     assert min(abs(box["y"] - (anchor["y"] + anchor["height"])), abs(anchor["y"] - (box["y"] + box["height"]))) <= 12
 
     # The pointer can move into the preview; moving it away closes the preview.
@@ -156,11 +157,11 @@ def tap_first_citation(browser, host):
 
 
 def test_on_a_touch_screen_a_tap_opens_the_preview_and_its_link_goes_on(browser, host):
-    context, page, problems, link, number, preview = tap_first_citation(browser, host)
+    context, page, problems, _link, number, preview = tap_first_citation(browser, host)
     page.wait_for_timeout(300)
     assert page.url == host.url + ESSAY_PAGE  # the tap did not follow the link
     box = preview.bounding_box()
-    assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
 
     preview.locator(".msg-preview__more a").tap()
     page.wait_for_url(re.compile(rf"/transcript/#msg-{number}$"))
@@ -195,7 +196,11 @@ def test_without_script_the_link_still_leads_to_the_message(browser, host):
     context, page, problems = new_page(browser, DESKTOP, origin=host.url, java_script_enabled=False)
     page.goto(host.url + ESSAY_PAGE)
     link = page.locator("article a.msg-ref").first
-    number = re.search(r"#msg-(\d+)$", link.get_attribute("href")).group(1)
+    href = link.get_attribute("href")
+    assert href is not None, "a citation without an address"
+    cited = re.search(r"#msg-(\d+)$", href)
+    assert cited is not None, href
+    number = cited.group(1)
     expect(page.locator(f"#msg-preview-{number}")).to_be_hidden()
     link.click()
     page.wait_for_url(re.compile(rf"/transcript/#msg-{number}$"))

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import ViewportSize
 
 from browser.site_browser import new_page, wait_for_material
 
 # An A4 page less the print margins (20 mm left and right) at 96 px an inch.
-A4_TEXT = {"width": round((210 - 2 * 18) / 25.4 * 96), "height": 1000}
+A4_TEXT: ViewportSize = {"width": round((210 - 2 * 18) / 25.4 * 96), "height": 1000}
 
 OVERFLOWING = """() => {
   const article = document.querySelector("article");

@@ -1,0 +1,105 @@
+"""The site's configuration as a build reads it: its own settings checked, and what it
+takes from the generator's configuration (folders, the navigation's order, the headings'
+permanent links), read once and never changed."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from essaycite.metadata import EssayMetadata
+from msgref.transcript_entries import Permalink
+
+from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, read_settings
+
+
+@dataclass(frozen=True)
+class Essay:
+    """The essay as a citable work: its settings, and its bibliographic details."""
+
+    settings: EssaySettings
+    meta: EssayMetadata
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        return self.settings.sections
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    transcript: TranscriptSettings
+    # A site that cites messages need not be a citable essay: without `extra.essay` it
+    # has no citations of its own, no one-page essay and no scholarly metadata.
+    essay: Essay | None
+    project_dir: str  # the folder of the configuration file
+    docs_dir: str  # relative to `project_dir`, or absolute
+    site_dir: str  # where the site is built, absolute
+    source_path: str  # the transcript file, absolute
+    permalink: Permalink | None  # the permanent link of a heading, if headings have one
+    reading_order: Mapping[str, int]  # the pages of the navigation, by their place in it
+
+    def display_path(self, src: str) -> str:
+        """How problems name a page's file: by its path from the project's folder, as the
+        transcript is named."""
+        return os.path.relpath(os.path.join(self.project_dir, self.docs_dir, src), self.project_dir)
+
+    def watched_files(self) -> list[str]:
+        """The inputs of the build outside the docs folder, which a development server must watch."""
+        docs = os.path.abspath(os.path.join(self.project_dir, self.docs_dir))
+        inside = os.path.commonpath([self.source_path, docs]) == docs
+        return [] if inside else [self.source_path]
+
+
+def read_site_config(config: Mapping[str, Any], project_dir: str) -> SiteConfig:
+    """The configuration of a site, from the generator's configuration as a mapping
+    (site_name, site_url, nav, extra, ...); `project_dir` is the folder of its file.
+    A bad setting is a SettingsError that names it."""
+    extra = config.get("extra") or {}
+    transcript = read_settings(TranscriptSettings, extra.get("transcript"), "extra.transcript")
+    essay = None
+    if "essay" in extra:
+        settings = read_settings(EssaySettings, extra["essay"], "extra.essay")
+        if not settings.sections:
+            raise SettingsError("mkdocs.yml: extra.essay.sections: required: the essay's pages, in reading order")
+        essay = Essay(settings, essay_metadata(config, settings))
+    return SiteConfig(
+        transcript=transcript,
+        essay=essay,
+        project_dir=project_dir,
+        docs_dir=config.get("docs_dir") or "docs",
+        site_dir=os.path.join(project_dir, config.get("site_dir") or "site"),
+        source_path=os.path.abspath(os.path.join(project_dir, transcript.source)),
+        permalink=_permalink(config),
+        reading_order=_nav_sources(config.get("nav")),
+    )
+
+
+def _permalink(config: Mapping[str, Any]) -> Permalink | None:
+    """The permanent link that Python-Markdown's table of contents, as configured, gives a heading."""
+    toc = (config.get("mdx_configs") or {}).get("toc") or {}
+    text = toc.get("permalink")
+    if not text:
+        return None
+    return Permalink("¶" if text is True else str(text), toc.get("permalink_class", "headerlink"),
+                     toc.get("permalink_title", "Permanent link"))
+
+
+def _nav_sources(nav: object) -> dict[str, int]:
+    """The page sources in a navigation as mkdocs.yml writes it (paths, `{title: path}`,
+    `{title: [...]}`), by their order."""
+    found: dict[str, int] = {}
+
+    def walk(item: object) -> None:
+        if isinstance(item, str):
+            found.setdefault(item, len(found))
+        elif isinstance(item, Mapping):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(nav or [])
+    return found

@@ -1,0 +1,231 @@
+"""Things made by their index, in a worker process beside the build where that is safe.
+
+For a whole session, making the transcript's pages is most of a build's work, and none
+of it waits on the rest of the build. So a worker process on another core makes them,
+from the first on, while the build converts and writes the essay's pages. The build
+takes each when it needs it: one the worker has not begun it takes back (its future is
+cancelled) and makes itself, and rather than wait for one the worker is making, it makes
+the last ones nobody has begun.
+
+The worker is a `concurrent.futures.ProcessPoolExecutor` of one process, started by
+forking: it inherits everything the work is made from. It writes each thing it makes to
+a file of a temporary folder rather than send it back through the pool's pipe, which
+holds 64 KB: there, the worker would wait, thing after thing, for this process to read
+it. Forking is safe only where no other thread runs (a thread holding a lock at the fork
+would leave the worker's copy of it locked forever): so on Linux, with this thread alone.
+Everywhere else, and where no process can be forked, everything is made here, by the
+same code: each future is then one that nobody runs, and taking it back always succeeds.
+
+The worker and its folder are gone once `close` returns (it waits for the worker), once
+a failed build has called `end_workers` (which kills it), and once SIGINT or SIGTERM has
+stopped the build: while the worker runs, either signal first kills it, waits for it
+and removes the folder, then does what it would have done without a worker.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from types import FrameType
+from typing import Any, Generic, TypeVar, cast
+
+Made = TypeVar("Made")
+_STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def can_fork() -> bool:
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+def end_workers() -> None:
+    """Kill every worker of this process still running: for a build that failed, and whose
+    generator tells which build failed no more than that one did."""
+    for made in list(_RUNNING):
+        made.end()
+
+
+class MadeByIndex(Generic[Made]):
+    """`make(index)` for each index below `count`, each made once, in a worker process if
+    `in_worker` and forking is safe, else in this process when first asked for.
+
+    `close` must be called once nothing more is asked for, or `end` if the build failed:
+    either ends the worker. What is asked for after that is made here.
+    """
+
+    def __init__(self, make: Callable[[int], Made], count: int, in_worker: bool):
+        self._make = make
+        self._made: dict[int, Made] = {}
+        self._worker: _Worker | _NoWorker = _NoWorker()
+        self._signals: dict[int, Any] = {}  # the handlers the worker's own replaced
+        self._futures: list[Future[Any]] = [Future() for _ in range(count)]
+        if in_worker and count > 0 and can_fork():
+            self._start(make, count)
+
+    @property
+    def in_worker(self) -> bool:
+        """Whether a worker process makes them (until `close` or `end`)."""
+        return isinstance(self._worker, _Worker)
+
+    def __getitem__(self, index: int) -> Made:
+        while index not in self._made:
+            self._step(index)
+        return self._made[index]
+
+    def close(self) -> None:
+        """End the worker, if there is one, once it has made what it has begun."""
+        self._let_go().shutdown()
+
+    def end(self) -> None:
+        """Kill the worker, if there is one, at once."""
+        self._let_go().kill()
+
+    def _start(self, make: Callable[[int], Made], count: int) -> None:
+        _RUNNING.add(self)
+        if threading.current_thread() is threading.main_thread():
+            self._signals = {signum: signal.signal(signum, self._stop) for signum in _STOPPING_SIGNALS
+                             if signal.getsignal(signum) is not signal.SIG_IGN}
+        # Until the worker is known, to be killed, a signal waits; the worker lets its own through.
+        held = set(self._signals)
+        signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            self._worker = _Worker(make, held)
+            self._futures = self._worker.submit_all(count)
+        except OSError:  # no folder or no process could be made (a full disk, too many processes)
+            self.end()
+            self._futures = [Future() for _ in range(count)]
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+
+    def _let_go(self) -> _Worker | _NoWorker:
+        """The worker, no longer this one's: what comes after is made here, and the
+        signals are handled as before."""
+        worker, self._worker = self._worker, _NoWorker()
+        _RUNNING.discard(self)
+        for signum, handler in self._signals.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)  # None: not set from Python
+        self._signals = {}
+        return worker
+
+    def _step(self, wanted: int) -> None:
+        """Take `wanted` back and make it here, or else, while the worker makes it, make
+        the last one nobody has begun; or wait for it."""
+        future = self._futures[wanted]
+        if future.cancel():  # nobody has begun it
+            self._made[wanted] = self._make(wanted)
+            return
+        if not future.done():
+            for index in range(len(self._futures) - 1, wanted, -1):
+                if index not in self._made and self._futures[index].cancel():
+                    self._made[index] = self._make(index)
+                    return
+        try:
+            self._made[wanted] = cast(Made, self._worker.result(future, wanted))
+        except (BrokenProcessPool, OSError):  # the worker died, or could not pass it on: made here
+            self._made[wanted] = self._make(wanted)
+
+    def _stop(self, signum: int, frame: FrameType | None) -> None:
+        """SIGINT or SIGTERM: the worker is killed and waited for, without waiting on the
+        pool, whose locks this thread may hold where the signal interrupted it."""
+        previous = self._signals.get(signum)
+        self.end()
+        if callable(previous):
+            previous(signum, frame)
+        elif previous in (signal.SIG_DFL, None):
+            os.kill(os.getpid(), signum)  # its default action, now that the worker is gone
+
+
+# The instances whose worker runs: a build ends its own, or `end_workers` does.
+_RUNNING: set[MadeByIndex[Any]] = set()
+
+
+class _Worker:
+    """One process, forked at the first submit, and the folder it writes what it makes to.
+    `held` are the signals the build holds while it forks: the worker lets them through."""
+
+    def __init__(self, make: Callable[[int], Any], held: Iterable[int]):
+        self._folder = tempfile.mkdtemp(prefix="site-worker-")
+        others = set(multiprocessing.active_children())
+        self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
+                                         initializer=_start_worker, initargs=(make, self._folder, set(held)))
+        self._others = others  # the processes before the fork: the worker is the one after
+        self._processes: list[multiprocessing.process.BaseProcess] = []
+
+    def submit_all(self, count: int) -> list[Future[Any]]:
+        futures = [self._submit(0)]  # forks the worker
+        self._processes = [process for process in multiprocessing.active_children() if process not in self._others]
+        return futures + [self._submit(index) for index in range(1, count)]
+
+    def result(self, future: Future[Any], index: int) -> Any:
+        """What the worker made for `future`, once it has. BrokenProcessPool if it died."""
+        future.result()
+        path = os.path.join(self._folder, str(index))
+        with open(path, "rb") as file:
+            made = pickle.load(file)
+        os.unlink(path)
+        return made
+
+    def shutdown(self) -> None:
+        try:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            self._remove_folder()
+
+    def kill(self) -> None:
+        for process in self._processes:
+            process.kill()
+            process.join()
+        self._remove_folder()
+
+    def _submit(self, index: int) -> Future[Any]:
+        try:
+            return self._pool.submit(_make_in_worker, index)
+        except BrokenProcessPool:  # the worker died already: this one is made here
+            return Future()
+
+    def _remove_folder(self) -> None:
+        for name in os.listdir(self._folder):
+            os.unlink(os.path.join(self._folder, name))
+        os.rmdir(self._folder)
+
+
+class _NoWorker:
+    """Where there is no worker: a future that nobody runs, for the caller to take back."""
+
+    def result(self, future: Future[Any], index: int) -> Any:
+        # Only for a future of a worker that has ended: what it made went with its folder.
+        raise BrokenProcessPool("the worker has ended")
+
+    def shutdown(self) -> None:
+        pass
+
+    def kill(self) -> None:
+        pass
+
+
+class _InWorker:
+    """The worker process's work and folder, given when it starts: inherited by the fork."""
+
+    make: Callable[[int], Any]
+    folder: str
+
+
+def _start_worker(make: Callable[[int], Any], folder: str, held: set[int]) -> None:
+    # Ctrl-C in a terminal signals the build and its worker alike: the build ends the worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the build's handler, copied by the fork
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+    _InWorker.make, _InWorker.folder = make, folder
+
+
+def _make_in_worker(index: int) -> None:
+    made = _InWorker.make(index)
+    with open(os.path.join(_InWorker.folder, str(index)), "wb") as file:
+        pickle.dump(made, file, protocol=pickle.HIGHEST_PROTOCOL)

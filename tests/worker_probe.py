@@ -1,0 +1,89 @@
+"""`sitebuild.worker.MadeByIndex` run in a process of its own, where only the main thread
+runs, as in a build: `python worker_probe.py SCENARIO MARKS`. Prints, as JSON, whether a
+worker made things and, for each index, what was made and whether this process made it;
+each time a thing is made, wherever, a file is made in the folder MARKS.
+
+Scenarios:
+  in-order   six things asked for in order
+  taken-back the worker begins the first and waits until this process has made one itself
+  crash      the worker dies making the first
+  error      making the second raises an error, wherever it is made
+  closed     the worker is ended after the first; the rest is asked for after
+  no-fork    the system forks no process: everything is made here
+  thread     no worker while another thread runs, and one once it has ended
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import sys
+import threading
+
+from sitebuild.worker import MadeByIndex
+
+HERE = os.getpid()
+
+
+def main(scenario: str, marks: str) -> None:
+    if scenario == "thread":
+        print(json.dumps(beside_a_thread()))
+        return
+    started_read, started_write = os.pipe()  # the worker has begun the first
+    go_read, go_write = os.pipe()  # this process has made one itself
+
+    def make(index: int) -> tuple[int, int]:
+        in_worker = os.getpid() != HERE
+        with open(os.path.join(marks, f"{index}-{os.getpid()}"), "x"):  # made twice by one process: an error
+            pass
+        if not in_worker and scenario == "taken-back":
+            os.write(go_write, b"x")
+        if in_worker and index == 0 and scenario == "taken-back":
+            os.write(started_write, b"x")
+            os.read(go_read, 1)
+        if in_worker and index == 0 and scenario == "crash":
+            os._exit(3)
+        if index == 1 and scenario == "error":
+            raise ValueError("t.jsonl:2: the second is broken")
+        return index, os.getpid()
+
+    if scenario == "no-fork":
+        os.fork = refuse_to_fork
+    made = MadeByIndex(make, 4 if scenario == "taken-back" else 6, in_worker=True)
+    in_worker = made.in_worker
+    if scenario == "taken-back":
+        os.read(started_read, 1)
+    results: list[tuple[int, int] | str] = []
+    try:
+        for index in range(6 if scenario != "taken-back" else 4):
+            if scenario == "closed" and index == 1:
+                made.close()
+            results.append(made[index])
+    except ValueError as error:
+        results.append(str(error))
+    finally:
+        made.close()
+    print(json.dumps({"in_worker": in_worker, "children": len(multiprocessing.active_children()),
+                      "made": [item if isinstance(item, str) else [item[0], item[1] == HERE] for item in results]}))
+
+
+def beside_a_thread() -> dict[str, bool]:
+    alone = MadeByIndex(lambda index: index, 2, in_worker=True)
+    was_forked = alone.in_worker
+    alone.close()
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    beside = MadeByIndex(lambda index: index, 2, in_worker=True)
+    stop.set()
+    thread.join()
+    return {"alone": was_forked, "beside_a_thread": beside.in_worker}
+
+
+def refuse_to_fork() -> int:
+    raise OSError(11, "Resource temporarily unavailable")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
