@@ -137,14 +137,19 @@ def _project_dir(config: MkDocsConfig) -> str:
 
 
 class _Addresses:
-    """The addresses MkDocs serves the site's files at."""
+    """The addresses MkDocs serves the site's files at, each looked up once: a lookup
+    takes longer than the rest of a link, and the pages of a whole session make
+    thousands of links."""
 
     def __init__(self, files: Files):
         self._files = files
+        self._urls: dict[str, str | None] = {}
 
     def url(self, src: str) -> str | None:
-        file = self._files.get_file_from_path(src)
-        return None if file is None else file.url
+        if src not in self._urls:
+            file = self._files.get_file_from_path(src)
+            self._urls[src] = None if file is None else file.url
+        return self._urls[src]
 
 
 def _add(files: Files, config: MkDocsConfig, made: Sequence[GeneratedFile | WrittenFile]) -> None:

@@ -20,6 +20,9 @@ SOURCE_TEXT = ROOT / "docs" / "source-text.txt"
 TRANSCRIPT = ROOT / "docs" / "transcript.jsonl"
 
 
+# A worker process beside the build is forked on Linux only.
+forking = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a worker is forked on Linux only")
+
 def mkdocs(args: list[str], cwd: Path, timeout: int = 120, **env_extra: str) -> subprocess.CompletedProcess:
     """Run the real `mkdocs` command line of this environment."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env_extra}

@@ -83,4 +83,3 @@ def test_preferred_citation_is_the_essay(cff, essay):
 def test_names_no_local_address(cff_text):
     # A local build's address would send readers nowhere; the public one is added on publishing.
     assert "127.0.0.1" not in cff_text and "localhost" not in cff_text
-

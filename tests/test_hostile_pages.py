@@ -241,4 +241,3 @@ def test_a_secret_used_as_a_key_is_redacted_and_reported(hostile_site):
     heading = selected(soup(site / "transcript/index.html"), "#msg-9001")
     entry = found(heading.find_next(class_="msg-tool"), "the tool call of message 9001")
     assert json.loads(selected(entry, "pre").get_text())["[REDACTED: anthropic-key]"] == "a secret as a key"
-

@@ -30,7 +30,7 @@ class DirectoryPages:
 def test_each_page_and_whole_text_is_made_whichever_page_is_asked_for_first(tmp_path):
     layout = layout_of(40, 10)  # four pages
     texts = {n: str(tmp_path / "site" / layout.text_file_src(n)) for n in layout.text_file_numbers()}
-    rendering = TranscriptRendering(layout, DirectoryPages(), None, texts, False, logging.getLogger("test"))
+    rendering = TranscriptRendering(layout, DirectoryPages(), None, texts, None, False, logging.getLogger("test"))
     assert all((tmp_path / "site" / layout.text_file_src(n)).read_bytes() == b"" for n in (5, 35))  # there at once
     sources = layout.page_sources()
     last = rendering.entries(sources[-1])  # asked for first, before the pages before it

@@ -2,6 +2,7 @@
 
 import json
 import os
+import urllib.request
 
 import pytest
 
@@ -15,9 +16,15 @@ def server(project):
     running.stop()
 
 
+def served(server: Server, path: str) -> str:
+    """The page at `path` (such as "transcript/"), as the server sends it."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/{path}", timeout=10) as response:
+        return response.read().decode()
+
+
 def test_serve_rebuilds_when_the_transcript_changes(project, server):
     server.wait_for("Serving on")
-    assert "sm120 instructions." in server.get("transcript/")
+    assert "sm120 instructions." in served(server, "transcript/")
 
     page = project / "docs" / "conclusion.md"
     page.write_text(page.read_text() + "\n")
@@ -30,7 +37,7 @@ def test_serve_rebuilds_when_the_transcript_changes(project, server):
     transcript.write_text("".join(json.dumps(r) + "\n" for r in records))
     server.wait_for("Parsed transcript docs/transcript.jsonl: 7 messages")
     server.wait_for("Reloading browsers")
-    assert "an edited gist link" in server.get("transcript/")
+    assert "an edited gist link" in served(server, "transcript/")
 
 
 def test_serve_watches_a_transcript_outside_the_docs_folder(project):
@@ -47,7 +54,7 @@ def test_serve_watches_a_transcript_outside_the_docs_folder(project):
         transcript.write_text("".join(json.dumps(r) + "\n" for r in records))
         server.wait_for("Parsed transcript data/transcript.jsonl: 7 messages")
         server.wait_for("Reloading browsers")
-        assert "an edited gist link" in server.get("transcript/")
+        assert "an edited gist link" in served(server, "transcript/")
         # Replaced as the importer writes it: a new file renamed over the old one.
         records[2]["text"] = "a replaced gist link"
         replacement = project / "data" / ".transcript.jsonl.part"
@@ -55,6 +62,6 @@ def test_serve_watches_a_transcript_outside_the_docs_folder(project):
         os.replace(replacement, transcript)
         server.wait_for("Parsed transcript data/transcript.jsonl: 7 messages")
         server.wait_for("Reloading browsers")
-        assert "a replaced gist link" in server.get("transcript/")
+        assert "a replaced gist link" in served(server, "transcript/")
     finally:
         server.stop()

@@ -1,6 +1,5 @@
 """Loading a transcript file: the fast parser, the index kept in memory, and reading messages back."""
 
-import json
 from dataclasses import replace
 
 import orjson
@@ -8,7 +7,7 @@ import pytest
 
 from conftest import message_in
 from msgref.transcript import IndexedTranscript, TranscriptError, load_transcript
-from transcripts import MemoryTranscript
+from transcripts import MemoryTranscript, jsonl
 
 
 def record(n, **fields):
@@ -16,8 +15,7 @@ def record(n, **fields):
 
 
 def write(path, *lines):
-    path.write_bytes(b"".join((line if isinstance(line, bytes) else json.dumps(line).encode()) + b"\n"
-                              for line in lines))
+    path.write_bytes(jsonl(*lines))
     return str(path)
 
 

@@ -16,13 +16,12 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from conftest import found, mkdocs, selected
+from conftest import forking, found, mkdocs, selected
 from sitebuild.rendering import IN_WORKER_MIN_MESSAGES
 
 HOOK = Path(__file__).resolve().parent.parent / "hooks" / "mkdocs_hook.py"
 MESSAGES = IN_WORKER_MIN_MESSAGES + 200
 SECRET = "sk-ant-" + "a1B2" * 10
-forking = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a worker is forked on Linux only")
 
 
 def record(n: int) -> dict:
@@ -41,7 +40,8 @@ def session_project(project: Path, messages: int, in_worker: bool = True, essay:
     project.mkdir()
     (project / "transcript.jsonl").write_text("".join(json.dumps(record(n)) + "\n" for n in range(1, messages + 1)))
     (project / "docs").mkdir()
-    (project / "docs" / "index.md").write_text(essay or f"# Essay\n\nFirst [msg 5], then [msg {messages - 1}].\n")
+    essay = essay or f"# Essay\n\nFirst [msg 5], then [msg 7], then [msg {messages - 1}].\n"
+    (project / "docs" / "index.md").write_text(essay)
     (project / "docs" / "note-on-the-text.md").write_text("# Note on the text\n")
     config = {
         "site_name": "Whole", "site_url": "http://127.0.0.1:8000/", "theme": {"name": "material"},
@@ -61,6 +61,8 @@ def whole_session(project: Path, in_worker: bool) -> Path:
     assert "WARNING" not in result.stderr, result.stderr
     made_in = "a worker process" if in_worker else "this process"
     assert f"Transcript pages: {MESSAGES} messages, made in {made_in}" in result.stderr
+    # Redacted where the essay cites it and on its transcript page, in one process or two: told once.
+    assert result.stderr.count("Redacted in transcript.jsonl, message 7: ") == 1, result.stderr
     return project / "site"
 
 
@@ -105,7 +107,7 @@ def test_every_message_has_its_entry_its_permanent_link_and_its_text_escaped(sit
 def test_the_essay_links_to_messages_on_any_page(sites):
     essay = BeautifulSoup((sites[True] / "index.html").read_text(encoding="utf-8"), "html.parser")
     assert [a["href"] for a in essay.select("a.msg-ref")] == [
-        "transcript/#msg-5", f"transcript/page-3/#msg-{MESSAGES - 1}"]
+        "transcript/#msg-5", "transcript/#msg-7", f"transcript/page-3/#msg-{MESSAGES - 1}"]
 
 
 # --- Nothing left behind ----------------------------------------------------------------------

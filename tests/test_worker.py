@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
+from conftest import forking
 from sitebuild.worker import MadeByIndex
 
 PROBE = Path(__file__).with_name("worker_probe.py")
-forking = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a worker is forked on Linux only")
 
 
 def probe(scenario: str, folder: Path) -> dict:
@@ -48,10 +47,10 @@ def test_each_is_made_once_and_comes_in_order(tmp_path):
 def test_what_the_worker_has_not_begun_is_made_here_rather_than_waited_for(tmp_path):
     found = probe("taken-back", tmp_path)
     # The worker holds the first until this process has made one: the last, which the
-    # worker cannot have begun while the two before it wait in its queue.
-    assert found["made"][0] == [0, False] and found["made"][3] == [3, True]
-    assert [index for index, _ in found["made"]] == [0, 1, 2, 3]
-    assert found["made_times"] == dict.fromkeys(range(4), 1)
+    # pool has not passed to the worker while the first is being made.
+    assert found["made"][0] == [0, False] and found["made"][19] == [19, True]
+    assert [index for index, _ in found["made"]] == list(range(20))
+    assert found["made_times"] == dict.fromkeys(range(20), 1)
 
 
 @forking
@@ -80,6 +79,19 @@ def test_after_close_the_rest_is_made_here(tmp_path):
     assert all(here for _, here in found["made"][1:]) and found["children"] == 0
     # What the worker was making when it ended went with its folder, and is made again here.
     assert set(found["made_times"]) == set(range(6)) and list((tmp_path / "tmp").iterdir()) == []
+
+
+@forking
+def test_a_signal_while_close_waits_for_the_worker_leaves_nothing(tmp_path):
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    result = subprocess.run([sys.executable, str(PROBE), "stopped", str(tmp_path)], capture_output=True, text=True,
+                            timeout=60, env=env)
+    assert result.returncode == -signal.SIGTERM, result.stderr
+    found = json.loads(result.stdout)
+    assert found["in_worker"] and len(found["workers"]) == 1
+    assert not Path(f"/proc/{found['workers'][0]}").exists()  # killed and reaped, not left waiting
+    assert list((tmp_path / "tmp").iterdir()) == []
 
 
 @forking

@@ -6,6 +6,8 @@ each time a thing is made, wherever, a file is made in the folder MARKS.
 Scenarios:
   in-order   six things asked for in order
   taken-back the worker begins the first and waits until this process has made one itself
+  stopped    SIGTERM while `close` waits for a worker that never finishes: prints the
+             worker's pid first, as the process is then killed by the signal
   crash      the worker dies making the first
   error      making the second raises an error, wherever it is made
   closed     the worker is ended after the first; the rest is asked for after
@@ -18,6 +20,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 
@@ -29,6 +32,9 @@ HERE = os.getpid()
 def main(scenario: str, marks: str) -> None:
     if scenario == "thread":
         print(json.dumps(beside_a_thread()))
+        return
+    if scenario == "stopped":
+        stopped_while_closing()
         return
     started_read, started_write = os.pipe()  # the worker has begun the first
     go_read, go_write = os.pipe()  # this process has made one itself
@@ -50,13 +56,14 @@ def main(scenario: str, marks: str) -> None:
 
     if scenario == "no-fork":
         os.fork = refuse_to_fork
-    made = MadeByIndex(make, 4 if scenario == "taken-back" else 6, in_worker=True)
+    count = 20 if scenario == "taken-back" else 6
+    made = MadeByIndex(make, count, in_worker=True)
     in_worker = made.in_worker
     if scenario == "taken-back":
         os.read(started_read, 1)
     results: list[tuple[int, int] | str] = []
     try:
-        for index in range(6 if scenario != "taken-back" else 4):
+        for index in range(count):
             if scenario == "closed" and index == 1:
                 made.close()
             results.append(made[index])
@@ -79,6 +86,17 @@ def beside_a_thread() -> dict[str, bool]:
     stop.set()
     thread.join()
     return {"alone": was_forked, "beside_a_thread": beside.in_worker}
+
+
+def stopped_while_closing() -> None:
+    never_read, _never_written = os.pipe()
+    made = MadeByIndex(lambda index: os.read(never_read, 1), 2, in_worker=True)
+    print(json.dumps({"in_worker": made.in_worker,
+                      "workers": [process.pid for process in multiprocessing.active_children()]}), flush=True)
+    # A thread may run now that the worker is forked; whenever its signal comes, before
+    # `close` or while it waits, the outcome is the same.
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM)).start()
+    made.close()
 
 
 def refuse_to_fork() -> int:

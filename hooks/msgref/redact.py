@@ -19,7 +19,8 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -272,13 +273,17 @@ def _secret_span(match: re.Match[str], group: int | str) -> tuple[int, int]:
     return match.span()
 
 
+Redaction = tuple[int, list[str]]  # a message's number, and the kinds of secret found in it
+
+
 class RedactedTranscript:
     """A transcript whose messages are redacted as they are read.
 
     Only the messages the site shows are ever read, so only they are redacted. A message
     found clean is remembered by its number alone, and a redacted one is kept: memory
     grows with the number of messages that hold secrets, not with the transcript.
-    `on_redact(n, kinds)` is told of each message found to hold secrets, for the report.
+    `on_redact(n, kinds)` is told once of each message found to hold secrets, for the
+    report, unless the finding is held (see `held`).
     A message whose line carries a redaction seal made under this redactor's rules,
     checked as its line is read (see msgref.seal), is clean without a look: the importer
     redacted it under the same rules.
@@ -294,6 +299,8 @@ class RedactedTranscript:
         self._seals = transcript if isinstance(transcript, IndexedTranscript) and \
             transcript.seal_key == redactor.fingerprint else None
         self._redacted: dict[int, Message] = {}
+        self._told: set[int] = set()
+        self._holding: list[Redaction] | None = None
         self.path = transcript.path
         self.numbers = transcript.numbers
 
@@ -325,6 +332,27 @@ class RedactedTranscript:
         if not kinds:
             self._clean.add(n)
             return message
-        self._on_redact(n, kinds)
+        if self._holding is None:
+            self.tell(n, kinds)
+        else:
+            self._holding.append((n, kinds))
         self._redacted[n] = replace(message, **redacted)
         return self._redacted[n]
+
+    @contextmanager
+    def held(self) -> Iterator[list[Redaction]]:
+        """While open, what is found is put in the list given rather than told: for work
+        done in a worker process, whose telling would be lost with it, and would repeat
+        what this process tells. The process that keeps the transcript then `tell`s it."""
+        found: list[Redaction] = []
+        self._holding = found
+        try:
+            yield found
+        finally:
+            self._holding = None
+
+    def tell(self, n: int, kinds: list[str]) -> None:
+        """Tell `on_redact` that message n was redacted, unless it was told already."""
+        if n not in self._told:
+            self._told.add(n)
+            self._on_redact(n, kinds)

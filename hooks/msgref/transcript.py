@@ -34,7 +34,7 @@ class LineIndex:
     text_lengths: dict[int, int]  # the length of the message's text, in characters
     # The messages whose line carries a redaction seal, verified when the line is read:
     # most messages of a site are never shown, and need no look.
-    with_seal: frozenset[int] = frozenset()
+    with_seal: frozenset[int]
 
 
 class IndexedTranscript:

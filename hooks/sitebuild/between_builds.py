@@ -30,7 +30,7 @@ class LastTranscript:
     redaction rules stay the same."""
 
     def __init__(self) -> None:
-        self._kept: dict[_Read, MessageSource] = {}  # one entry at most
+        self._kept: tuple[_Read, MessageSource] | None = None
 
     def read(self, path: str, display_path: str, redactor: Redactor | None,
              on_redact: Callable[[int, list[str]], None]) -> tuple[MessageSource, bool]:
@@ -39,16 +39,14 @@ class LastTranscript:
         TranscriptError names the file, and the line where there is one."""
         rules = redactor.fingerprint if redactor else None
         key = _Read(path, display_path, file_version(path, display_path), rules)
-        kept = self._kept.get(key)
-        if kept is not None:
-            return kept, True
+        if self._kept is not None and self._kept[0] == key:
+            return self._kept[1], True
         # Lines the importer sealed under the same rules are found as the file is read,
         # and not redacted again.
         transcript: MessageSource = load_transcript(path, display_path, seal_key=rules)
         if redactor is not None:
             transcript = RedactedTranscript(transcript, redactor, on_redact)
-        self._kept.clear()
-        self._kept[key] = transcript
+        self._kept = key, transcript
         return transcript, False
 
 

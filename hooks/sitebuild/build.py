@@ -8,7 +8,8 @@ hands the build's Markdown extensions to the Markdown parser and calls the build
 later stage: before each page is converted (`begin_page`), once every page is converted
 (`finished_files`, then `finish_page`, `head` and `added_headings` for each page before
 its theme is rendered, and `page_written` after), and when the site is written
-(`search_entries`, `finished`).
+(`search_entries`, `finished`). `transcript_start` names the page a "not found" page
+sends readers to, and `failed` ends what a build that failed at any stage left running.
 Nothing here imports a generator.
 """
 
@@ -26,7 +27,7 @@ from essaycite.metadata import MetadataError
 from essaycite.paragraphs import ParagraphLinks
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
-from msgref.redact import Redactor
+from msgref.redact import RedactedTranscript, Redactor
 from msgref.schema import Message, MessageSource
 from msgref.transcript import TranscriptError
 from msgref.transcript_entries import PageEntries, cut_message
@@ -62,7 +63,8 @@ class SiteBuild:
                  fatal: type[Exception] = PageError, kept: LastTranscript = KEPT):
         _spare_the_collector()
         self.site, self.log = site, log
-        self.transcript = _Reading(self._read_transcript(kept), fatal)
+        read = self._read_transcript(kept)
+        self.transcript = _Reading(read, fatal)
         self.layout = TranscriptLayout(self.transcript, site.transcript, cited_numbers(pages.values()))
         self.records = PageRecords(site.reading_order)
         self.page = PageInProgress("", "")  # none yet: see begin_page
@@ -72,6 +74,7 @@ class SiteBuild:
         self.pages = add_files(added)
         self.rendering = TranscriptRendering(self.layout, self.pages, site.permalink,
                                              {n: file.path for n, file in texts.items()},
+                                             read if isinstance(read, RedactedTranscript) else None,
                                              site.transcript.render_in_worker, log)
         self.links = CitationLinks(self.layout, self.records, self.pages)
         self.essay = CitableEssay(site.essay, self.records, self.pages, self.layout) if site.essay else None

@@ -14,6 +14,7 @@ import logging
 import os
 from collections.abc import Mapping
 
+from msgref.redact import RedactedTranscript, Redaction
 from msgref.transcript_entries import PageEntries, Permalink, page_entries
 from msgref.transcript_layout import TranscriptLayout
 
@@ -29,10 +30,13 @@ IN_WORKER_MIN_MESSAGES = 1000
 class TranscriptRendering:
     """The entries of the transcript's pages, made from `layout` with the site's
     addresses, and the whole texts of long messages, written to `text_paths` (by message
-    number). In a worker process if `in_worker` and the pages show enough messages."""
+    number). In a worker process if `in_worker` and the pages show enough messages.
+    `redacted` is the layout's transcript, if it is redacted: what it redacts for a page
+    is told here as the page is taken, once, whichever process made the page."""
 
     def __init__(self, layout: TranscriptLayout, pages: SitePages, permalink: Permalink | None,
-                 text_paths: Mapping[int, str], in_worker: bool, log: logging.Logger):
+                 text_paths: Mapping[int, str], redacted: RedactedTranscript | None, in_worker: bool,
+                 log: logging.Logger):
         self.sources = layout.page_sources()
         # Each whole text's file is there at once, empty until its page is made: the
         # generator, told that the file is where it is to be, leaves it alone.
@@ -45,39 +49,51 @@ class TranscriptRendering:
                 file.write(text)
 
         links = _Links(pages)
+        self._redacted = redacted
+
+        def make(index: int) -> tuple[PageEntries, list[Redaction]]:
+            if redacted is None:
+                return page_entries(layout, index, links, permalink, write_text), []
+            with redacted.held() as found:
+                return page_entries(layout, index, links, permalink, write_text), found
+
         shown = sum(len(chunk) for chunk in layout.pages)
-        self._pages = MadeByIndex(lambda index: page_entries(layout, index, links, permalink, write_text),
-                                  len(self.sources), in_worker and shown >= IN_WORKER_MIN_MESSAGES)
+        self._pages = MadeByIndex(make, len(self.sources), in_worker and shown >= IN_WORKER_MIN_MESSAGES)
         log.debug("Transcript pages: %d messages, made in %s", shown,
                   "a worker process" if self._pages.in_worker else "this process")
 
     def entries(self, src: str) -> PageEntries:
         """The entries of transcript page `src`, one of `sources`."""
-        return self._pages[self.sources.index(src)]
+        return self._page(self.sources.index(src))
 
     def search_entries(self) -> list[dict[str, str]]:
-        return [entry for index in range(len(self.sources)) for entry in self._pages[index].search]
+        return [entry for index in range(len(self.sources)) for entry in self._page(index).search]
 
     def finish(self) -> None:
         """Make what no page has asked for yet, then end the worker: every whole text is
-        written once this returns."""
+        written once this returns. If a page cannot be made, the worker is killed."""
         try:
             for index in range(len(self.sources)):
-                self._pages[index]
-        finally:
-            self._pages.close()
+                self._page(index)
+        except BaseException:
+            self._pages.end()
+            raise
+        self._pages.close()
+
+    def _page(self, index: int) -> PageEntries:
+        entries, found = self._pages[index]
+        if self._redacted is not None:
+            for n, kinds in found:
+                self._redacted.tell(n, kinds)
+        return entries
 
 
 class _Links:
     def __init__(self, pages: SitePages):
         self._pages = pages
-        self._urls: dict[str, str] = {}  # a generator's lookup can take longer than the rest of a link
 
     def url(self, src: str) -> str:
-        url = self._urls.get(src)
-        if url is None:
-            url = self._urls[src] = self._pages.url(src) or src
-        return url
+        return self._pages.url(src) or src
 
     def href(self, target: str, source: str) -> str:
         return relative_url(self.url(target), self.url(source))

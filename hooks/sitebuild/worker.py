@@ -3,9 +3,10 @@
 For a whole session, making the transcript's pages is most of a build's work, and none
 of it waits on the rest of the build. So a worker process on another core makes them,
 from the first on, while the build converts and writes the essay's pages. The build
-takes each when it needs it: one the worker has not begun it takes back (its future is
-cancelled) and makes itself, and rather than wait for one the worker is making, it makes
-the last ones nobody has begun.
+takes each when it needs it: one not yet passed to the worker it takes back (its future
+is cancelled) and makes itself, and rather than wait for one the worker has, it makes the
+last ones not yet passed to it. (The pool passes the worker one call beyond the one it
+is making.)
 
 The worker is a `concurrent.futures.ProcessPoolExecutor` of one process, started by
 forking: it inherits everything the work is made from. It writes each thing it makes to
@@ -18,7 +19,7 @@ same code: each future is then one that nobody runs, and taking it back always s
 
 The worker and its folder are gone once `close` returns (it waits for the worker), once
 a failed build has called `end_workers` (which kills it), and once SIGINT or SIGTERM has
-stopped the build: while the worker runs, either signal first kills it, waits for it
+stopped the build: until the worker is gone, either signal first kills it, waits for it
 and removes the folder, then does what it would have done without a worker.
 """
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import shutil
 import signal
 import sys
 import tempfile
@@ -42,7 +44,9 @@ _STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def can_fork() -> bool:
-    return sys.platform.startswith("linux") and threading.active_count() == 1
+    """Whether this is Linux, and the main thread runs alone (only it can handle signals)."""
+    alone = threading.active_count() == 1 and threading.current_thread() is threading.main_thread()
+    return sys.platform.startswith("linux") and alone
 
 
 def end_workers() -> None:
@@ -80,18 +84,23 @@ class MadeByIndex(Generic[Made]):
         return self._made[index]
 
     def close(self) -> None:
-        """End the worker, if there is one, once it has made what it has begun."""
-        self._let_go().shutdown()
+        """End the worker, if there is one, once it has made what it has been passed."""
+        try:
+            self._worker.shutdown()
+        finally:
+            self._let_go()
 
     def end(self) -> None:
         """Kill the worker, if there is one, at once."""
-        self._let_go().kill()
+        try:
+            self._worker.kill()
+        finally:
+            self._let_go()
 
     def _start(self, make: Callable[[int], Made], count: int) -> None:
         _RUNNING.add(self)
-        if threading.current_thread() is threading.main_thread():
-            self._signals = {signum: signal.signal(signum, self._stop) for signum in _STOPPING_SIGNALS
-                             if signal.getsignal(signum) is not signal.SIG_IGN}
+        self._signals = {signum: signal.signal(signum, self._stop) for signum in _STOPPING_SIGNALS
+                         if signal.getsignal(signum) is not signal.SIG_IGN}
         # Until the worker is known, to be killed, a signal waits; the worker lets its own through.
         held = set(self._signals)
         signal.pthread_sigmask(signal.SIG_BLOCK, held)
@@ -104,19 +113,18 @@ class MadeByIndex(Generic[Made]):
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
-    def _let_go(self) -> _Worker | _NoWorker:
-        """The worker, no longer this one's: what comes after is made here, and the
-        signals are handled as before."""
-        worker, self._worker = self._worker, _NoWorker()
+    def _let_go(self) -> None:
+        """Once the worker is gone: what comes after is made here, and the signals are
+        handled as before."""
+        self._worker = _NoWorker()
         _RUNNING.discard(self)
         for signum, handler in self._signals.items():
             signal.signal(signum, signal.SIG_DFL if handler is None else handler)  # None: not set from Python
         self._signals = {}
-        return worker
 
     def _step(self, wanted: int) -> None:
-        """Take `wanted` back and make it here, or else, while the worker makes it, make
-        the last one nobody has begun; or wait for it."""
+        """Take `wanted` back and make it here, or else, while the worker has it, make the
+        last one not yet passed to it; or wait for it."""
         future = self._futures[wanted]
         if future.cancel():  # nobody has begun it
             self._made[wanted] = self._make(wanted)
@@ -133,7 +141,8 @@ class MadeByIndex(Generic[Made]):
 
     def _stop(self, signum: int, frame: FrameType | None) -> None:
         """SIGINT or SIGTERM: the worker is killed and waited for, without waiting on the
-        pool, whose locks this thread may hold where the signal interrupted it."""
+        pool, whose locks this thread may hold where the signal interrupted it. A second
+        signal meanwhile does the same again, and finds the worker gone."""
         previous = self._signals.get(signum)
         self.end()
         if callable(previous):
@@ -152,15 +161,14 @@ class _Worker:
 
     def __init__(self, make: Callable[[int], Any], held: Iterable[int]):
         self._folder = tempfile.mkdtemp(prefix="site-worker-")
-        others = set(multiprocessing.active_children())
         self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
                                          initializer=_start_worker, initargs=(make, self._folder, set(held)))
-        self._others = others  # the processes before the fork: the worker is the one after
         self._processes: list[multiprocessing.process.BaseProcess] = []
 
     def submit_all(self, count: int) -> list[Future[Any]]:
-        futures = [self._submit(0)]  # forks the worker
-        self._processes = [process for process in multiprocessing.active_children() if process not in self._others]
+        before = set(multiprocessing.active_children())
+        futures = [self._submit(0)]  # forks the worker: the process that was not there before
+        self._processes = [process for process in multiprocessing.active_children() if process not in before]
         return futures + [self._submit(index) for index in range(1, count)]
 
     def result(self, future: Future[Any], index: int) -> Any:
@@ -191,9 +199,7 @@ class _Worker:
             return Future()
 
     def _remove_folder(self) -> None:
-        for name in os.listdir(self._folder):
-            os.unlink(os.path.join(self._folder, name))
-        os.rmdir(self._folder)
+        shutil.rmtree(self._folder, ignore_errors=True)  # gone already if a signal's handler removed it
 
 
 class _NoWorker:

@@ -10,7 +10,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from typing import IO
 
@@ -68,11 +67,6 @@ class Server:
         while not self.lines.empty():
             lines.append(self.lines.get())
         return lines
-
-    def get(self, path: str) -> str:
-        """The page at `path` (such as "transcript/"), as the server sends it."""
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=10) as response:
-            return response.read().decode()
 
     def stop(self) -> None:
         self.process.terminate()

@@ -50,4 +50,3 @@ def test_each_page_was_measured(lighthouse_reports, preset):
     for name, page in lighthouse_reports[preset]["pages"].items():
         assert len(page["runs"]) == 1, name
         assert all(run["runtime_error"] is None for run in page["runs"]), name
-        assert 0 <= page["median"]["performance"] <= 100, name
