@@ -6,9 +6,10 @@ Generates synthetic transcripts of the given sizes (most messages a few hundred 
 `mkdocs build` with the citation hook against the same pages with plain links, the
 build's peak memory, how long `mkdocs serve` takes to rebuild after an essay page is
 edited, and how fast the transcript loads. For whole sessions, it generates a Claude
-Code log, imports it, and times in turns the build that shows every message, the build
-that shows only the cited ones, and claude-code-transcripts on the same log (when it is
-installed: pip install -r requirements-benchmark.txt). Prints the tables and the budgets
+Code log, imports it, and times in turns the build that shows every message, the same
+build in one process (no worker), the build that shows only the cited ones, and
+claude-code-transcripts on the same log (when it is installed: pip install -r
+requirements-benchmark.txt). Prints the tables and the budgets
 as PASS or FAIL, and writes both to benchmark-results.md in the output folder.
 """
 

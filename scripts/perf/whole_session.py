@@ -1,6 +1,7 @@
 """The whole session on the site: a generated Claude Code log, imported, built with every
-message shown (`context: all`), beside the build that shows only the cited messages and
-beside claude-code-transcripts rendering the same log, all in turns.
+message shown (`context: all`), beside the same build without a worker process, the
+build that shows only the cited messages, and claude-code-transcripts rendering the
+same log, all in turns.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class WholeRow:
     log_bytes: int
     transcript_bytes: int
     every: Run  # the build that shows every message
+    single: Run  # the same build in one process (`render_in_worker: false`)
     cited: Run  # the build that shows only the cited messages
     peer: Run | None  # claude-code-transcripts on the same log, if installed
     pages: PageStats
@@ -35,6 +37,11 @@ class WholeRow:
     def ratio(self) -> float:
         """How many times the build of the cited messages the whole session takes."""
         return self.every.seconds / self.cited.seconds
+
+    @property
+    def worker_saves(self) -> float:
+        """The part of the one-process build that the worker process saves."""
+        return 1 - self.every.seconds / self.single.seconds
 
     @property
     def speedup(self) -> float | None:
@@ -71,9 +78,11 @@ def measure_whole(messages: int, args, work: Path, use_peer: bool = True) -> Who
     import_log(log, transcript)
     essay = synthetic.make_essay(messages, args.pages, args.references, seed=args.seed + 1)
     sites = {}
-    for name, context in (("every", "all"), ("cited", 0)):
+    variants: dict[str, dict[str, object]] = {
+        "every": {"context": "all"}, "single": {"context": "all", "render_in_worker": False}, "cited": {"context": 0}}
+    for name, variant in variants.items():
         (folder / name).mkdir()
-        settings = {**args.settings, "context": context}
+        settings = {**args.settings, **variant}
         sites[name] = project.synthetic_site(folder / name, essay.pages, transcript, settings)["hook"]
     runners = {name: functools.partial(measure.build, path, folder / f"site-{name}") for name, path in sites.items()}
     peer = peer_program() if use_peer else None
@@ -83,5 +92,5 @@ def measure_whole(messages: int, args, work: Path, use_peer: bool = True) -> Who
                                             folder / "peer.log")
     runs = measure.typical(runners, args.repeat)
     pages = measure.transcript_page_stats(folder / "site-every", project.transcript_settings(args.settings).folder)
-    return WholeRow(messages, log.stat().st_size, transcript.stat().st_size, runs["every"], runs["cited"],
-                    runs.get("peer"), pages)
+    return WholeRow(messages, log.stat().st_size, transcript.stat().st_size, runs["every"], runs["single"],
+                    runs["cited"], runs.get("peer"), pages)
