@@ -22,6 +22,7 @@ from mkdocs.structure.toc import AnchorLink
 from sitebuild.build import PROBLEMS, SiteBuild
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.site_config import read_site_config
+from sitebuild.site_pages import NOTE_ON_THE_TEXT
 
 if TYPE_CHECKING:  # for the events' signatures alone: a build does not load the development server
     from mkdocs.config.defaults import MkDocsConfig
@@ -54,7 +55,15 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     site = read_site_config(config, _project_dir(config))  # a bad setting stops the build here, before any page
     if site.essay and not config.copyright:
         config.copyright = site.essay.meta.imprint
+    pages = site.page_list(has_note=os.path.isfile(os.path.join(site.project_dir, site.docs_dir, NOTE_ON_THE_TEXT)))
+    if pages and config.nav is None:
+        config.nav = pages.nav()  # the essay's sections, then the site's other pages
     return config
+
+
+@_reported
+def on_pre_build(config: MkDocsConfig) -> None:
+    SiteBuild.before_cleaning(read_site_config(config, _project_dir(config)))  # MkDocs empties the site next
 
 
 @_reported
@@ -93,6 +102,8 @@ def on_page_context(context: TemplateContext, page: Page, config: MkDocsConfig, 
     build, src = SiteBuild.of(config.markdown_extensions), page.file.src_uri
     page.content = build.finish_page(src, page.content or "")
     page.meta["head"] = build.head(src)  # written by the theme's extrahead block
+    if (authors := build.authors()) and "author" not in page.meta:
+        page.meta["author"] = authors  # the theme's <meta name="author">, which names site_author alone
     if (added := build.added_headings(src)) and page.present_anchor_ids is not None:
         # The messages' headings: links to them are checked, and a few are listed.
         page.present_anchor_ids.update(anchor for anchor, _ in added.headings)
@@ -101,9 +112,10 @@ def on_page_context(context: TemplateContext, page: Page, config: MkDocsConfig, 
 
 
 def on_template_context(context: TemplateContext, template_name: str, config: MkDocsConfig) -> TemplateContext:
-    if template_name == "404.html":  # it links to the transcript's first page
-        start = SiteBuild.of(config.markdown_extensions).transcript_start()
-        context["transcript_src"] = start  # type: ignore[typeddict-unknown-key]  # a key of the 404 page's own
+    if template_name == "404.html":  # it links to the transcript's first page, saying what it holds
+        build = SiteBuild.of(config.markdown_extensions)
+        context["transcript_src"] = build.transcript_start()  # type: ignore[typeddict-unknown-key]  # the 404 page's own
+        context["transcript_scope"] = build.transcript_scope()  # type: ignore[typeddict-unknown-key]  # the 404 page's own
     return context
 
 

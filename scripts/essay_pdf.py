@@ -133,7 +133,7 @@ def print_to_pdf(site: Path, output: Path, page: str = DEFAULT_PAGE, chromium: s
 class PrintedPage:
     """What the printed page says of itself: the site's public address (from its
     canonical link), its title (Open Graph's) and its authors (`<meta name="author">`,
-    which the theme writes from site_author)."""
+    which the theme writes from the page's `author`, or else from site_author)."""
 
     site_url: str | None = None
     title: str | None = None

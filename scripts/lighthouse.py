@@ -21,6 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from msgref.transcript_layout import page_src
+from sitebuild.config_file import read_config
+from sitebuild.site_config import read_site_config
 from static_host import StaticHost
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +34,7 @@ CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usa
                 " --disable-component-update --disable-sync --no-first-run --disable-default-apps")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TARGETS = {"accessibility": 100, "best-practices": 100, "seo": 100}  # performance: reported only
-PAGES = {"title page": "", "essay page": "context/", "transcript": "transcript/"}
+PAGE_NAMES = ("title page", "essay page", "transcript")
 METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift",
            "speed-index")
 
@@ -128,10 +131,26 @@ def markdown_report(results: dict, runs: int, preset: str = "mobile") -> str:
     return "\n".join(lines)
 
 
-def build_site(destination: Path) -> Path:
+def key_pages(config: Path) -> dict[str, str]:
+    """The pages measured, as URL paths: the title page, the essay's first section after
+    it, and the transcript's first page."""
+    site = read_site_config(read_config(config), str(config.parent))
+    sections = site.essay.sections if site.essay else ("index.md",)
+    essay_page = sections[1] if len(sections) > 1 else sections[0]
+    return dict(zip(PAGE_NAMES, ["", _url_path(essay_page), _url_path(page_src(site.transcript.folder, 0))],
+                    strict=True))
+
+
+def _url_path(src: str) -> str:
+    """Where MkDocs serves a page (with its default directory URLs): "a/b.md" at "a/b/"."""
+    path = src.removesuffix(".md").removesuffix("index")
+    return path if not path or path.endswith("/") else f"{path}/"
+
+
+def build_site(config: Path, destination: Path) -> Path:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(destination)],
-                   cwd=ROOT, env=env, check=True)
+                   cwd=config.parent, env=env, check=True)
     return destination
 
 
@@ -141,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                                             "/usr/bin/chromium.")
     parser.add_argument("--site", type=Path,
                         help="a built site's folder (default: build one with mkdocs build --strict)")
+    parser.add_argument("--config", type=Path, default=ROOT / "mkdocs.yml",
+                        help="the site's configuration, which names its pages (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=ROOT / "test-output" / "lighthouse",
                         help="where report.json and report.md go (default: %(default)s)")
     parser.add_argument("--runs", type=int, default=3, help="runs per page; the median counts (default: %(default)s)")
@@ -155,9 +176,9 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as scratch:
-        site = args.site or build_site(Path(scratch) / "site")
+        site = args.site or build_site(args.config, Path(scratch) / "site")
         try:
-            results = measure(site, args.runs, args.out, PAGES, args.preset)
+            results = measure(site, args.runs, args.out, key_pages(args.config), args.preset)
         except (RuntimeError, subprocess.TimeoutExpired) as error:
             print(error, file=sys.stderr)
             return 2

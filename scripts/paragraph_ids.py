@@ -27,6 +27,7 @@ from sitebuild.site_config import read_site_config
 
 ROOT = Path(__file__).resolve().parent.parent
 LIST_ITEM_RE = re.compile(r"^(\s*)(?:\d+\.|[-*+])\s+")
+TAG_ALONE_RE = re.compile(r"^\s*\[msg \d+\]\s*$")
 SLUG_WORDS = 4
 
 
@@ -76,7 +77,8 @@ def paragraphs(lines: list[str]):
             else:
                 while i + 1 < len(lines) and lines[i + 1].strip() and not LIST_ITEM_RE.match(lines[i + 1]):
                     i += 1
-                yield start, i, "", ""
+                if not (start == i and TAG_ALONE_RE.match(line)):  # a message quoted whole: not the essay's words
+                    yield start, i, "", ""
         i += 1
 
 

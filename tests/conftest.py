@@ -1,10 +1,13 @@
-"""Shared helpers: the repository's paths, Markdown conversion, real site builds, and
-look-ups in pages and transcripts that fail the test clearly when nothing is found."""
+"""Shared helpers: the repository's paths, real site builds, and look-ups in pages and
+transcripts that fail the test clearly when nothing is found.
+
+The tool is tested on essays of its own under tests/projects/ (see author_project.py):
+`ESSAY` is the essay this repository first shipped, kept there with its settings, so
+that what the tests expect of it holds whatever essay docs/ holds."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,11 +16,12 @@ from typing import TypeVar
 import pytest
 from bs4 import BeautifulSoup, Tag
 
+from author_project import PROJECTS, ROOT, author_project
 from msgref.schema import Message, MessageSource
 
-ROOT = Path(__file__).resolve().parent.parent
-SOURCE_TEXT = ROOT / "docs" / "source-text.txt"
-TRANSCRIPT = ROOT / "docs" / "transcript.jsonl"
+ESSAY = PROJECTS / "silence"
+SOURCE_TEXT = ESSAY / "docs" / "source-text.txt"
+TRANSCRIPT = ESSAY / "docs" / "transcript.jsonl"
 
 
 # A worker process beside the build is forked on Linux only.
@@ -47,15 +51,8 @@ def built_cleanly(project: Path, timeout: int = 120) -> Path:
 
 
 def copy_project(destination: Path) -> Path:
-    """A copy of the site's sources that a test may break."""
-    destination.mkdir(parents=True)
-    for name in ("mkdocs.yml", "docs", "hooks"):
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy(source, destination / name)
-    return destination
+    """A project of `ESSAY` that a test may break."""
+    return author_project(ESSAY.name, destination)
 
 
 def soup(path: Path) -> BeautifulSoup:
@@ -91,9 +88,11 @@ def message_in(transcript: MessageSource, n: int) -> Message:
 PUBLIC_URL = "https://example.org/silence/"  # a public address below a path, as on GitHub Pages
 
 
-def published(site: Path, **env: str) -> Path:
-    """The shipped site built into `site` with `mkdocs build --strict`, and its PDF printed, as publishing does."""
-    result = build(ROOT, site, strict=True, timeout=120, **env)
+def published(site: Path, project: Path | None = None, **env: str) -> Path:
+    """The site of `project` (by default one of `ESSAY`) built into `site` with `mkdocs
+    build --strict`, and its PDF printed, as publishing does."""
+    project = project or copy_project(site.with_name(f"{site.name}-project"))
+    result = build(project, site, strict=True, timeout=300, **env)
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
     pdf = subprocess.run(
@@ -106,14 +105,20 @@ def published(site: Path, **env: str) -> Path:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The shipped site as built locally, with its PDF."""
+    """The site of `ESSAY` as built locally, with its PDF."""
     return published(tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture(scope="session")
 def public_site(tmp_path_factory) -> Path:
-    """The shipped site as published at a public address, with its PDF."""
+    """The site of `ESSAY` as published at a public address, with its PDF."""
     return published(tmp_path_factory.mktemp("public-site"), SITE_URL=PUBLIC_URL)
+
+
+@pytest.fixture(scope="session")
+def this_site(tmp_path_factory) -> Path:
+    """The site in this repository, whatever essay it holds, as published."""
+    return published(tmp_path_factory.mktemp("this-site"), ROOT)
 
 
 @pytest.fixture

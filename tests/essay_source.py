@@ -1,11 +1,21 @@
-"""The author's source text, read into the sections and paragraphs the site must show."""
+"""The shipped essay's source text, read into the sections and paragraphs its site must
+show: the source in docs/, where it is the one this repository shipped."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-SOURCE_TEXT = Path(__file__).resolve().parent.parent / "docs" / "source-text.txt"
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_TEXT = ROOT / "docs" / "source-text.txt"
+SHIPPED_SOURCE_TEXT = ROOT / "tests" / "projects" / "silence" / "docs" / "source-text.txt"
+# The tests that hold the site in this repository to the shipped essay's source text.
+holds_the_shipped_essay = pytest.mark.skipif(
+    not SOURCE_TEXT.is_file() or SOURCE_TEXT.read_bytes() != SHIPPED_SOURCE_TEXT.read_bytes(),
+    reason="docs/source-text.txt is not the shipped essay's source text: the site holds another essay",
+)
 
 # The source's section headings, and the page that carries each section.
 SECTIONS = {

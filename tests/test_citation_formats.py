@@ -34,7 +34,7 @@ CONFIG: dict[str, Any] = {
 META = essay_metadata(CONFIG)
 SECTION = META.part("The Context: A Model That Produces Garbage", "context/")
 QUESTION = META.part("The Empty Message: What Did the User Mean?", "empty-message/", "p-what-did-it-mean")
-NAMED = dataclasses.replace(META, author=Person("Doe", "Jane Q."), site_name="Essays Online")
+NAMED = dataclasses.replace(META, authors=(Person("Doe", "Jane Q."),), site_name="Essays Online")
 
 
 def config(**changes) -> dict:
@@ -50,7 +50,7 @@ def test_metadata_from_the_settings():
     assert META.edition == 1
     assert META.url == SITE
     assert META.site_name == "The Silence That Speaks"
-    assert META.author is None  # no site_author: the essay is unsigned
+    assert META.authors == ()  # no site_author: the essay is unsigned
     assert META.language == "en"
 
 
@@ -60,7 +60,7 @@ def test_metadata_from_mkdocs_yml():
     assert meta.title == TITLE
     assert meta.published == datetime.date(2026, 12, 2)
     assert meta.edition == 1
-    assert meta.author is None  # no site_author: the essay is unsigned
+    assert meta.authors == ()  # no site_author: the essay is unsigned
     assert meta.url.startswith(("http://", "https://")) and meta.url.endswith("/")
 
 
@@ -92,12 +92,12 @@ def test_malformed_metadata_names_the_setting(changes, setting):
 def test_metadata_details():
     assert essay_metadata(config(essay={"edition": "2"})).edition == 2
     assert essay_metadata(config(site_url="https://example.org/essay")).url == SITE
-    assert essay_metadata(config(site_author="")).author is None
-    assert essay_metadata(config(site_author="Jane Q. Doe")).author == Person("Doe", "Jane Q.")
-    assert essay_metadata(config(site_author="Doe, Jane")).author == Person("Doe", "Jane")
+    assert essay_metadata(config(site_author="")).authors == ()
+    assert essay_metadata(config(site_author="Jane Q. Doe")).authors == (Person("Doe", "Jane Q."),)
+    assert essay_metadata(config(site_author="Doe, Jane")).authors == (Person("Doe", "Jane"),)
     # "Anonymous" is a name like any other now: a work signed so is cited so.
-    assert essay_metadata(config(site_author="Anonymous")).author == Person("Anonymous")
-    assert essay_metadata(config(site_author="  ")).author is None
+    assert essay_metadata(config(site_author="Anonymous")).authors == (Person("Anonymous"),)
+    assert essay_metadata(config(site_author="  ")).authors == ()
     assert essay_metadata(config(essay={"language": "en-GB"})).language == "en-GB"
     with pytest.raises(dataclasses.FrozenInstanceError):
         META.edition = 2  # type: ignore[misc]  # the assignment the frozen metadata must refuse

@@ -1,11 +1,15 @@
-"""The published pages hold the author's text word for word, paragraph by paragraph."""
+"""The site in this repository holds the shipped essay's text word for word, paragraph by
+paragraph, where docs/ holds that essay (its source text beside it says so)."""
 
 import json
 
 import pytest
 
-from conftest import TRANSCRIPT, attribute, found, selected, soup
-from essay_source import SECTIONS, as_rendered, cited_numbers, normalize, read_source
+from conftest import ROOT, attribute, found, selected, soup
+from essay_source import SECTIONS, as_rendered, cited_numbers, holds_the_shipped_essay, normalize, read_source
+
+pytestmark = holds_the_shipped_essay
+TRANSCRIPT = ROOT / "docs" / "transcript.jsonl"
 
 # Site furniture and editorial marks: not the author's words.
 NOT_THE_ESSAY = (".headerlink, .paragraph-link, .cite-this, .msg-snippets, .msg-previews, .editorial-mark, "
@@ -28,45 +32,45 @@ def essay_blocks(site, page) -> list[str]:
     return blocks
 
 
-def test_every_section_is_on_its_page_word_for_word(built_site):
+def test_every_section_is_on_its_page_word_for_word(this_site):
     title, sections = read_source()
     assert list(sections) == list(SECTIONS)
     for heading, page in SECTIONS.items():
         expected = [heading] + [as_rendered(p) for p in sections[heading]]
         if page == "index.md":
             expected.insert(0, title)
-        assert essay_blocks(built_site, page) == expected, page
+        assert essay_blocks(this_site, page) == expected, page
 
 
-def test_numbered_points_are_numbered_lists_with_their_own_anchors(built_site):
+def test_numbered_points_are_numbered_lists_with_their_own_anchors(this_site):
     for page, prefix in (("empty-message.md", "interpretation"), ("significance.md", "point")):
-        document = soup(page_html(built_site, page))
+        document = soup(page_html(this_site, page))
         items = document.select("article ol > li")
         assert len(items) == 4
         for number, item in enumerate(items, start=1):
             assert item.get("id") == f"{prefix}-{number}" or item.find(id=f"{prefix}-{number}")
 
 
-def test_editorial_changes_are_marked_where_they_happen(built_site):
-    context = soup(page_html(built_site, "context.md"))
+def test_editorial_changes_are_marked_where_they_happen(this_site):
+    context = soup(page_html(this_site, "context.md"))
     mark = selected(context, "a.editorial-mark")
     assert mark["href"] == "../note-on-the-text/#ed-1"
     citation = found(mark.find_previous("a", class_="msg-ref"), "a citation before the mark")
     assert attribute(citation, "href").endswith("#msg-5852")
 
-    gap = selected(soup(page_html(built_site, "interpretation.md")), ".editorial-gap")
+    gap = selected(soup(page_html(this_site, "interpretation.md")), ".editorial-gap")
     assert "The source text breaks off here" in gap.text
     assert selected(gap, "a")["href"] == "../note-on-the-text/#ed-2"
     paragraph = found(gap.find_previous_sibling("p"), "the paragraph before the gap")
     before = paragraph.contents[-2]  # the last is its ¶ link
     assert isinstance(before, str) and before.endswith("that:")
 
-    note = soup(page_html(built_site, "note-on-the-text.md"))
+    note = soup(page_html(this_site, "note-on-the-text.md"))
     assert note.find(id="ed-1") and note.find(id="ed-2")
 
 
-def test_the_quoted_message_is_a_block_quote_of_its_two_paragraphs(built_site):
-    article = selected(soup(page_html(built_site, "response.md")), "article")
+def test_the_quoted_message_is_a_block_quote_of_its_two_paragraphs(this_site):
+    article = selected(soup(page_html(this_site, "response.md")), "article")
     quotes = [q for q in article.find_all("blockquote") if not q.find_parent(class_=["msg-snippets", "msg-previews"])]
     assert len(quotes) == 1
     first, second = quotes[0].find_all("p")
@@ -85,8 +89,8 @@ def test_the_quoted_message_is_a_block_quote_of_its_two_paragraphs(built_site):
         ("interpretation.md", "conversation_data"),
     ],
 )
-def test_flags_commands_and_model_names_are_inline_code(built_site, page, code):
-    article = selected(soup(page_html(built_site, page)), "article")
+def test_flags_commands_and_model_names_are_inline_code(this_site, page, code):
+    article = selected(soup(page_html(this_site, page)), "article")
     assert code in [c.get_text() for c in article.find_all("code")]
 
 

@@ -4,7 +4,7 @@ import markdown
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from conftest import attribute, build, found, selected, soup
+from conftest import ESSAY, attribute, build, found, selected, soup
 from essaycite.paragraphs import ParagraphLinks
 from paragraph_ids import essay_pages
 from paragraph_ids import main as paragraph_ids
@@ -61,8 +61,16 @@ def test_anchors_stay_when_a_paragraph_is_inserted_above(project, tmp_path, buil
         assert after[anchor].split("¶")[0] == text.split("¶")[0]
 
 
-def test_the_shipped_essay_has_every_paragraph_id(capsys):
-    assert paragraph_ids(["--check"]) == 0
+def test_the_essay_of_the_tests_has_every_paragraph_id(capsys):
+    assert paragraph_ids(["--check", *map(str, essay_pages(ESSAY / "mkdocs.yml"))]) == 0
+
+
+def test_a_tag_alone_on_its_line_gets_no_id(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# Title\n\nSaid so:\n\n[msg 12]\n\nThen [msg 13] again.\n")
+    assert paragraph_ids([str(page)]) == 0
+    assert page.read_text() == ("# Title\n\nSaid so:\n{ #p-said-so }\n\n[msg 12]\n\n"
+                                "Then [msg 13] again.\n{ #p-then-again }\n")
 
 
 def test_the_check_names_file_and_line_of_a_paragraph_without_id(tmp_path, capsys):

@@ -5,13 +5,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, attribute, selected, soup
+from conftest import attribute, copy_project, selected, soup
 
 
-def properdocs_build(site: Path) -> subprocess.CompletedProcess:
+def properdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(site)]
-    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300)
 
 
 def without_generator(path: Path) -> str:
@@ -24,7 +24,7 @@ def without_generator(path: Path) -> str:
 
 def test_properdocs_builds_the_same_pages(built_site, tmp_path):
     site = tmp_path / "site"
-    result = properdocs_build(site)
+    result = properdocs_build(copy_project(tmp_path / "project"), site)
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
     made = {path.relative_to(site) for path in site.rglob("*") if path.is_file()}

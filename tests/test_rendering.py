@@ -4,10 +4,13 @@ here; `test_whole_session_build` compares them with a worker's)."""
 from __future__ import annotations
 
 import logging
+import shutil
+from pathlib import Path
 
 from msgref.transcript_entries import page_entries
 from msgref.transcript_layout import TranscriptLayout
-from sitebuild.rendering import TranscriptRendering, _Links
+from sitebuild.between_builds import LastMade, SetAside
+from sitebuild.rendering import TranscriptRendering, _Links, _Made
 from sitebuild.settings import TranscriptSettings
 from transcripts import MemoryTranscript
 
@@ -27,10 +30,16 @@ class DirectoryPages:
         return stem.removesuffix("index") if stem.endswith("index") else stem + "/"
 
 
+def rendering_of(layout: TranscriptLayout, texts: dict[int, str], kept: LastMade[_Made],
+                 kept_texts: SetAside | None = None) -> TranscriptRendering:
+    return TranscriptRendering(layout, DirectoryPages(), None, texts, layout.transcript, False,
+                               logging.getLogger("test"), kept, kept_texts or SetAside())
+
+
 def test_each_page_and_whole_text_is_made_whichever_page_is_asked_for_first(tmp_path):
     layout = layout_of(40, 10)  # four pages
     texts = {n: str(tmp_path / "site" / layout.text_file_src(n)) for n in layout.text_file_numbers()}
-    rendering = TranscriptRendering(layout, DirectoryPages(), None, texts, None, False, logging.getLogger("test"))
+    rendering = rendering_of(layout, texts, LastMade())
     assert all((tmp_path / "site" / layout.text_file_src(n)).read_bytes() == b"" for n in (5, 35))  # there at once
     sources = layout.page_sources()
     last = rendering.entries(sources[-1])  # asked for first, before the pages before it
@@ -41,3 +50,51 @@ def test_each_page_and_whole_text_is_made_whichever_page_is_asked_for_first(tmp_
     assert [entry["location"] for entry in rendering.search_entries()][:2] == ["transcript/#msg-1", "transcript/#msg-2"]
     for n in (5, 35):  # written once their pages are made
         assert (tmp_path / "site" / layout.text_file_src(n)).read_text(encoding="utf-8") == LONG
+
+
+def test_a_build_that_would_make_the_same_entries_takes_those_of_the_last(tmp_path: Path) -> None:
+    layout, kept = layout_of(40, 10), LastMade[_Made]()
+    texts = {n: str(tmp_path / layout.text_file_src(n)) for n in layout.text_file_numbers()}
+    first = rendering_of(layout, texts, kept)
+    first.finish()
+    made = [first.entries(src) for src in layout.page_sources()]
+    for path in texts.values():
+        Path(path).unlink()  # as the generator cleans the site's folder before a build
+
+    def relaid(per_page: int) -> TranscriptLayout:
+        """The same transcript, laid out again by a later build."""
+        return TranscriptLayout(layout.transcript, TranscriptSettings(messages_per_page=per_page, context=None), ())
+
+    again = rendering_of(relaid(10), texts, kept)
+    assert all(again.entries(src) is entries for src, entries in zip(layout.page_sources(), made, strict=True))
+    assert all(Path(path).read_text(encoding="utf-8") == LONG for path in texts.values())
+    again.finish()
+
+    paged = rendering_of(relaid(20), texts, kept)  # other pages: made anew
+    assert [heading for heading, _ in paged.entries("transcript/index.md").headings][-1] == "msg-20"
+    paged.finish()
+    other = rendering_of(layout_of(40, 20), texts, kept)  # another transcript: made anew
+    assert other.entries("transcript/index.md") is not paged.entries("transcript/index.md")
+    other.finish()
+
+
+def test_the_whole_texts_set_aside_before_the_site_is_emptied_are_taken_back(tmp_path: Path) -> None:
+    layout, kept, kept_texts = layout_of(40, 10), LastMade[_Made](), SetAside()
+    site = tmp_path / "site"
+    texts = {n: str(site / layout.text_file_src(n)) for n in layout.text_file_numbers()}
+    rendering_of(layout, texts, kept, kept_texts).finish()
+    folder = site / "transcript" / "messages"
+    kept_texts.set_aside(str(folder), beside=str(tmp_path))
+    assert not folder.exists() and len(list(tmp_path.glob(".set-aside-*"))) == 1
+    shutil.rmtree(site)  # as the generator empties the site's folder
+
+    again = TranscriptLayout(layout.transcript, TranscriptSettings(messages_per_page=10, context=None), ())
+    rendering_of(again, texts, kept, kept_texts).finish()
+    assert all(Path(path).read_text(encoding="utf-8") == LONG for path in texts.values())
+    assert not list(tmp_path.glob(".set-aside-*"))
+
+    # A build that makes its pages anew removes what was set aside, and writes the texts itself.
+    kept_texts.set_aside(str(folder), beside=str(tmp_path))
+    rendering_of(layout_of(40, 20), texts, kept, kept_texts).finish()
+    assert not list(tmp_path.glob(".set-aside-*"))
+    assert all(Path(path).read_text(encoding="utf-8") == LONG for path in texts.values())

@@ -9,7 +9,7 @@ from typing import cast
 import markdown
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, found, selected
+from conftest import ESSAY, found, selected
 from msgref.snippets import to_html
 from msgref.transcript_layout import TranscriptLayout
 from sitebuild.build import SiteBuild
@@ -38,8 +38,8 @@ def test_relative_urls_between_pages_and_files():
 
 
 def test_the_build_runs_with_python_markdown_alone(caplog):
-    config = read_config(ROOT / "mkdocs.yml")
-    docs = ROOT / "docs"
+    config = read_config(ESSAY / "mkdocs.yml")
+    docs = ESSAY / "docs"
     pages = {str(path.relative_to(docs)): path.read_text(encoding="utf-8") for path in sorted(docs.rglob("*.md"))}
     made: dict[str, GeneratedFile] = {}
 
@@ -47,7 +47,7 @@ def test_the_build_runs_with_python_markdown_alone(caplog):
         made.update((file.src, file) for file in files)
         return SimpleNamespace(url=lambda src: url_of(src) if src in pages or src in made else None)
 
-    build = SiteBuild(read_site_config(config, str(ROOT)), pages, add, logging.getLogger("test"))
+    build = SiteBuild(read_site_config(config, str(ESSAY)), pages, add, logging.getLogger("test"))
     assert {"transcript/index.md", "print.md"} <= set(made)
     assert made["transcript/index.md"].in_nav and not made["print.md"].in_nav
     names, options = [], {}
@@ -88,7 +88,7 @@ def test_the_build_runs_with_python_markdown_alone(caplog):
 
 
 def test_each_message_box_made_from_one_template_is_the_box_made_for_it_alone():
-    essay = found(read_site_config(read_config(ROOT / "mkdocs.yml"), str(ROOT)).essay, "the essay's settings")
+    essay = found(read_site_config(read_config(ESSAY / "mkdocs.yml"), str(ESSAY)).essay, "the essay's settings")
     # A stand-in that shows every number on the one page: the boxes ask the layout nothing else.
     layout = cast(TranscriptLayout, SimpleNamespace(src_of=lambda n: "transcript/index.md"))
     citing = CitableEssay(essay, PageRecords({}), SimpleNamespace(url=url_of), layout)

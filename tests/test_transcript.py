@@ -53,6 +53,8 @@ def test_the_empty_message_is_kept_as_empty_text(tmp_path):
         ((message(1), message(2), message(1)), "t.jsonl:3: message 1 is already defined on line 1"),
         ((message(1, provenance="described", described_with=[9]),), "t.jsonl:1: described_with names message 9"),
         ((message(1, described_with=[2]), message(2)), "t.jsonl:1: 'described_with' is only for described messages"),
+        ((message(1), '{"n": 2, "speaker": "user", "provenance": "verbatim", "text": "", "tool_input": ' + "9" * 5000
+          + "}"), "t.jsonl:2: holds a number of more than 4,300 digits"),
     ],
 )
 def test_a_broken_line_is_named_by_file_and_line(tmp_path, records, expected):

@@ -43,6 +43,7 @@ class MemoryTranscript:
         self.path = path
         self._by_number = {message.n: message for message in sorted(messages, key=lambda message: message.n)}
         self.numbers = list(self._by_number)
+        self.described = frozenset(message.n for message in messages if message.is_described)
 
     def __len__(self) -> int:
         return len(self.numbers)

@@ -1,6 +1,10 @@
 // One click copies: a ¶ or heading permalink copies its full address (and still moves
-// to it); a "Copy" button under a citation copies that citation.
+// to it); a "Copy" button under a citation copies that citation; a transcript message's
+// "Copy [msg N]" copies its tag, for the essay's text.
 (() => {
+  // The pages hide the tags' buttons until they can work (essay.css).
+  if (navigator.clipboard) document.documentElement.classList.add("can-copy");
+
   const status = document.createElement("div");
   status.className = "copy-status";
   status.setAttribute("role", "status");
@@ -30,6 +34,15 @@
       return;
     }
     const button = event.target.closest("button.cite-copy");
-    if (button) copy(button.dataset.copy, "Citation copied");
+    if (button) {
+      copy(button.dataset.copy, "Citation copied");
+      return;
+    }
+    // The number is the entry's: one listener and no attribute per button.
+    const tag = event.target.closest("button.msg-tag");
+    if (tag) {
+      const text = `[msg ${tag.closest(".msg-item").dataset.msg}]`;
+      copy(text, "Tag copied: " + text);
+    }
   });
 })();

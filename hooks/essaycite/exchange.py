@@ -12,17 +12,27 @@ biblatex disagree on what an entry for an online work is:
   `date`, the site in `organization`. A `\\url{…}` in `note` would not do for biblatex:
   it stores fields as macros, and the `#` of an address such as `…/transcript/#msg-5855`
   stops LaTeX there; its @misc would also print the address twice.
+
+Authors are `and`-joined, each in the "Family, Given" form both read alike: a family
+name that is more than ASCII letters in braces, so that a hyphen, a space or a letter
+that classic BibTeX takes for lower case ("Ñúñez-Ødegaard") cannot make part of it a
+"von" part or split it; an organisation's name in braces as one family name
+(`{Acme Research, Inc.}`, so `{{Acme Research, Inc.}}` when it is the only author).
+For classic BibTeX, which counts bytes, not characters, a given name's initial beyond
+ASCII is written as a LaTeX accent (`{\\'E}lodie`), so that styles which abbreviate
+given names (apalike: "É.") do not cut a UTF-8 character in half.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote
 
-from .metadata import EssayMetadata, Part
+from .metadata import Author, EssayMetadata, Part, Person
 from .work import Work, ordinal, work
 
 BIBTEX_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -51,6 +61,54 @@ def bibtex_text(value: str, keep: Iterable[str] = ()) -> str:
     return "".join(out).strip()
 
 
+# Letters LaTeX writes as a command of their own, not as a letter with an accent.
+_LATEX_LETTERS = {"Ø": r"\O", "ø": r"\o", "Æ": r"\AE", "æ": r"\ae", "Œ": r"\OE", "œ": r"\oe",
+                  "Ł": r"\L", "ł": r"\l", "Đ": r"\DJ", "đ": r"\dj", "ß": r"\ss"}
+# Combining accents (after Unicode decomposition) and LaTeX's accent commands.
+_LATEX_ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=", "\u0306": "u",
+                  "\u0307": ".", "\u0308": '"', "\u030a": "r", "\u030b": "H", "\u030c": "v", "\u0327": "c",
+                  "\u0328": "k"}
+
+
+def _latex_letter(letter: str) -> str:
+    """A letter beyond ASCII as a LaTeX special character, `{\\'E}`, which BibTeX keeps
+    whole; unchanged when LaTeX has no command for it."""
+    if letter in _LATEX_LETTERS:
+        return "{" + _LATEX_LETTERS[letter] + "}"
+    decomposed = unicodedata.normalize("NFD", letter)
+    base, accents = decomposed[0], decomposed[1:]
+    if len(accents) == 1 and base.isascii() and accents in _LATEX_ACCENTS:
+        accent = _LATEX_ACCENTS[accents]
+        return f"{{\\{accent}{base}}}" if accent in "`'^~=.\"" else f"{{\\{accent} {base}}}"
+    return letter
+
+
+def _escaped(text: str) -> str:
+    return "".join(_BIBTEX_ESCAPES.get(char, char) for char in text)
+
+
+def bibtex_name(author: Author, classic: bool = True) -> str:
+    """One name of an author field (see the module's docstring); `classic`: for BibTeX
+    itself, not biber."""
+    if not isinstance(author, Person):
+        return "{" + _escaped(author.name) + "}"
+    family = _escaped(author.family)
+    if not re.fullmatch(r"[A-Za-z'.]+", author.family) or family[0].islower():
+        family = "{" + family + "}"
+    if not author.given:
+        return family
+    given = _escaped(author.given)
+    if classic:  # the first letter of each name, also after a hyphen ("Jean-Élie")
+        given = re.sub(r"(?:^|(?<=[\s-]))[^\x00-\x7f]", lambda m: _latex_letter(m.group()), given)
+    if re.search(r"\band\b", given, re.IGNORECASE):
+        given = "{" + given + "}"  # "and" would part the names there
+    return f"{family}, {given}"
+
+
+def bibtex_authors(authors: Iterable[Author], classic: bool = True) -> str:
+    return " and ".join(bibtex_name(author, classic) for author in authors)
+
+
 def bibtex_url(url: str) -> str:
     # A URL is read verbatim (by biblatex's url field, and by \url): only characters
     # that would break the entry's braces or spacing need percent-encoding.
@@ -74,7 +132,7 @@ def bibtex(meta: EssayMetadata, part: Part | None = None) -> str:
     plain sorts by and apalike and natbib label the entry with.
     """
     w, keep = work(meta, part), meta.proper_nouns
-    fields = [("author", _braced(bibtex_text(w.author.inverted)))] if w.author else [
+    fields = [("author", _braced(bibtex_authors(w.authors)))] if w.authors else [
         ("key", _braced(bibtex_text(w.short_title, keep)))]
     site = f"\\emph{{{bibtex_text(w.container, keep)}}}, " if w.container else ""
     fields += [
@@ -91,7 +149,7 @@ def biblatex(meta: EssayMetadata, part: Part | None = None) -> str:
     """An @online entry for biblatex (see the module's docstring); `shorttitle` is what
     author-year styles cite an unsigned work by."""
     w, keep = work(meta, part), meta.proper_nouns
-    fields = [("author", _braced(bibtex_text(w.author.inverted)))] if w.author else []
+    fields = [("author", _braced(bibtex_authors(w.authors, classic=False)))] if w.authors else []
     fields.append(("title", _braced(bibtex_text(w.title, keep))))
     if w.short_title != w.title:
         fields.append(("shorttitle", _braced(bibtex_text(w.short_title, keep))))
@@ -118,8 +176,7 @@ def ris(meta: EssayMetadata, part: Part | None = None) -> str:
     lines = [line("TY", "ELEC"), line("TI", w.title)]
     if w.container:
         lines.append(line("T2", w.container))
-    if w.author:
-        lines.append(line("AU", w.author.inverted))
+    lines += [line("AU", author.inverted) for author in w.authors]  # one per author, in order
     lines += [
         line("PY", str(date.year)),
         line("DA", f"{date.year:04d}/{date.month:02d}/{date.day:02d}"),
@@ -134,13 +191,21 @@ def ris(meta: EssayMetadata, part: Part | None = None) -> str:
 
 # --- CSL-JSON ----------------------------------------------------------------------
 
+def csl_name(author: Author) -> dict[str, str]:
+    """A CSL name: family and given for a person, the whole name as a `literal` for an
+    organisation (which processors never turn round or abbreviate)."""
+    if isinstance(author, Person):
+        return {"family": author.family, **({"given": author.given} if author.given else {})}
+    return {"literal": author.name}
+
+
 def csl_item(meta: EssayMetadata, part: Part | None = None) -> dict[str, Any]:
     """A CSL-JSON item of type webpage; container-title names the site it is part of.
     Why webpage: see the `formats` module."""
     w: Work = work(meta, part)
     item: dict[str, Any] = {"id": w.key, "type": "webpage"}
-    if w.author:
-        item["author"] = [{"family": w.author.family, **({"given": w.author.given} if w.author.given else {})}]
+    if w.authors:
+        item["author"] = [csl_name(author) for author in w.authors]
     item["title"] = w.title
     if w.container:
         item["container-title"] = w.container

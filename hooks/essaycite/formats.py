@@ -18,6 +18,10 @@ sections into chapters "In" the essay, or lose the day of publication.
 
 When the essay is unsigned, each style applies its rule for a work without an author:
 the title takes the author's place (Chicago: the site's name, for a page of a site).
+Several authors are listed by each style's rule (APA: up to 20; MLA: two, or the first
+and "et al."; Chicago 18: up to six), an organisation by its name as given. The one
+place citeproc-js differs: it leaves out the serial comma before an organisation that
+comes last ("Smith, A. & Acme"), which the styles' rules and these entries keep.
 """
 
 from __future__ import annotations
@@ -25,11 +29,12 @@ from __future__ import annotations
 import datetime
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from . import exchange
-from .metadata import EssayMetadata, Part, Person
+from .casing import sentence_case as sentence_case  # where the tests and the build find it
+from .metadata import Author, EssayMetadata, Part, Person
 from .work import ordinal, work
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July",
@@ -119,34 +124,26 @@ def _italic_title(runs: _Runs, title: str) -> _Runs:
     return runs.italic(title).add("" if title.endswith(("?", "!", ".")) else ".")
 
 
-_WORD = re.compile(r"[^\W\d_]+")
-
-
-def sentence_case(title: str, keep: Iterable[str] = ()) -> str:
-    """APA's sentence case: capitals only for the first word, the first after a colon,
-    proper nouns listed in `keep`, the pronoun "I", and words with capitals inside
-    (AI, NaN, GPUs). Words in hyphenated compounds are treated alike (AI-assisted)."""
-    keep = set(keep)
-    out, position, start = [], 0, True
-    for word in _WORD.finditer(title):
-        between = title[position:word.start()]
-        out.append(between)
-        if re.search(r"[:?!]", between):
-            start = True
-        text = word.group()
-        if not (start or text in keep or text == "I" or any(c.isupper() for c in text[1:])):
-            text = text.lower()
-        out.append(text)
-        position, start = word.end(), False
-    out.append(title[position:])
-    return "".join(out)
-
-
 # --- APA 7 -------------------------------------------------------------------
 
-def _apa_author(person: Person) -> str:
-    initials = " ".join(f"{name[0]}." for name in re.split(r"[\s.]+", person.given) if name)
-    return f"{person.family}, {initials}" if initials else person.family
+def _initials(given: str) -> str:
+    """"Jane Q." as "J. Q.", "Jean-Paul" as "J.-P.": as APA and citeproc-js write them."""
+    names = [name for name in re.split(r"[\s.]+", given) if name]
+    return " ".join("-".join(f"{part[0]}." for part in name.split("-") if part) for name in names)
+
+
+def _apa_name(author: Author) -> str:
+    if isinstance(author, Person) and author.given:
+        return f"{author.family}, {_initials(author.given)}"
+    return author.inverted
+
+
+def _apa_authors(authors: Sequence[Author]) -> str:
+    """Up to 20 authors, "&" before the last; of more, the first 19, an ellipsis and the last."""
+    names = [_apa_name(author) for author in authors]
+    if len(names) > 20:
+        return f"{', '.join(names[:19])}, \u2026 {names[-1]}"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])}, & {names[-1]}"
 
 
 def _long_date(date: datetime.date) -> str:
@@ -164,8 +161,8 @@ def apa(meta: EssayMetadata, part: Part | None = None) -> Reference:
     date = f"({w.published.year}, {MONTHS[w.published.month - 1]} {w.published.day})."
     title = sentence_case(w.title, meta.proper_nouns)
     runs = _Runs()
-    if w.author:
-        _italic_title(runs.add(f"{closed(_apa_author(w.author))} {date} "), title).add(" ")
+    if w.authors:
+        _italic_title(runs.add(f"{closed(_apa_authors(w.authors))} {date} "), title).add(" ")
     else:
         _italic_title(runs, title).add(f" {date} ")
     if w.container:
@@ -175,6 +172,13 @@ def apa(meta: EssayMetadata, part: Part | None = None) -> Reference:
 
 # --- MLA 9 -------------------------------------------------------------------
 
+def _mla_authors(authors: Sequence[Author]) -> str:
+    """One author turned round; two, the second in normal order; three or more, the first and "et al."."""
+    if len(authors) > 2:
+        return f"{authors[0].inverted}, et al."
+    return authors[0].inverted if len(authors) == 1 else f"{authors[0].inverted}, and {authors[1].display}"
+
+
 def mla(meta: EssayMetadata, part: Part | None = None) -> Reference:
     """MLA 9: a page in quotes with its site in italics as the container, or a work
     without a container in italics; then version (edition), date, URL.
@@ -183,8 +187,8 @@ def mla(meta: EssayMetadata, part: Part | None = None) -> Reference:
     """
     w = work(meta, part)
     runs = _Runs()
-    if w.author:
-        runs.add(closed(w.author.inverted) + " ")
+    if w.authors:
+        runs.add(closed(_mla_authors(w.authors)) + " ")
     if w.container:
         runs.add(_quoted(w.title) + " ").italic(w.container).add(", ")
     else:
@@ -196,17 +200,26 @@ def mla(meta: EssayMetadata, part: Part | None = None) -> Reference:
 
 # --- Chicago 18 (notes and bibliography: the bibliography entry) ----------------
 
+def _chicago_authors(authors: Sequence[Author]) -> str:
+    """The first author turned round, the others in normal order, "and" before the last;
+    of seven or more, the first three and "et al." (CMOS 18 13.76)."""
+    names = [authors[0].inverted] + [author.display for author in authors[1:]]
+    if len(names) > 6:
+        return f"{', '.join(names[:3])}, et al."
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])}, and {names[-1]}"
+
+
 def chicago(meta: EssayMetadata, part: Part | None = None) -> Reference:
     """Chicago 18 bibliography entry for website content: the page in quotes, edition,
     the site, date, URL. Without an author the site's name stands first, in its place."""
     w = work(meta, part)
     runs = _Runs()
-    if w.author:
-        runs.add(closed(w.author.inverted) + " ")
+    if w.authors:
+        runs.add(closed(_chicago_authors(w.authors)) + " ")
     elif w.container:
         runs.add(closed(w.container) + " ")
     runs.add(f"{_quoted(w.title)} {edition_label(w.edition)} ")
-    if w.author and w.container:
+    if w.authors and w.container:
         runs.add(w.container + ", ")
     return runs.add(closed(_long_date(w.published)) + " ").url(w.url).add(".").reference()
 

@@ -13,9 +13,10 @@ Three kinds of page:
   on one page), claims to be no article: a schema.org WebPage of the site.
 
 Every page has Open Graph and Twitter card tags, for a shared link's preview. The
-author appears only when the settings name one (`site_author`); an unsigned essay has
-no `citation_author`, `DC.creator` or JSON-LD author. The functions return data; the
-caller writes the elements.
+authors appear only when the settings name them (`site_author` or
+`extra.essay.authors`), each in its own `citation_author` and `DC.creator`, an
+organisation by its name; an unsigned essay has no `citation_author`, `DC.creator` or
+JSON-LD author. The functions return data; the caller writes the elements.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .metadata import EssayMetadata, Part
+from .metadata import EssayMetadata, Part, Person
 
 ESSAY, SECTION, PAGE = "essay", "section", "page"
 JsonObject = dict[str, Any]  # a JSON object, as json.dumps writes it
@@ -83,7 +84,7 @@ def page_head(meta: EssayMetadata, kind: str, page: Part | None = None, parts: I
 def highwire_tags(meta: EssayMetadata, *, pdf_url: str | None = None,
                   fulltext_url: str | None = None) -> list[tuple[str, str]]:
     """The essay's `citation_*` (name, content) pairs, in the order Google Scholar
-    documents them; `citation_author` only when the settings name the author.
+    documents them; a `citation_author` for each author the settings name, in order.
 
     fulltext_url: the page holding the whole text (such as the one-page print view);
     the essay's home page by default. pdf_url: the essay's PDF, absolute or site-relative.
@@ -91,8 +92,7 @@ def highwire_tags(meta: EssayMetadata, *, pdf_url: str | None = None,
     """
     date = meta.published.strftime("%Y/%m/%d")  # Scholar's preferred form; digits only
     tags = [("citation_title", meta.title)]
-    if meta.author:
-        tags.append(("citation_author", meta.author.display))
+    tags += [("citation_author", author.display) for author in meta.authors]
     tags += [
         ("citation_publication_date", date),
         ("citation_online_date", date),
@@ -108,8 +108,7 @@ def dublin_core_tags(meta: EssayMetadata, part: Part | None = None) -> list[tupl
     """`DC.*` (name, content) pairs of the essay, or of one section (related to the essay
     by DC.relation); declare the prefix with DUBLIN_CORE_SCHEMA."""
     tags = [("DC.title", part.title if part else meta.title)]
-    if meta.author:
-        tags.append(("DC.creator", meta.author.display))
+    tags += [("DC.creator", author.display) for author in meta.authors]
     tags += [
         ("DC.date", meta.published.isoformat()),  # W3C-DTF, as DCMI recommends
         ("DC.type", "Text"),
@@ -146,8 +145,10 @@ def open_graph_tags(meta: EssayMetadata, kind: str, page: Part, description: str
 
 def _common(meta: EssayMetadata) -> JsonObject:
     data: JsonObject = {}
-    if meta.author:
-        data["author"] = {"@type": "Person", "name": meta.author.display}
+    authors = [{"@type": "Person" if isinstance(author, Person) else "Organization", "name": author.display}
+               for author in meta.authors]
+    if authors:
+        data["author"] = authors[0] if len(authors) == 1 else authors
     data.update({"datePublished": meta.published.isoformat(), "version": str(meta.edition),
                  "inLanguage": meta.language})
     return data

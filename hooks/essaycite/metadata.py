@@ -6,35 +6,13 @@ import datetime
 from dataclasses import dataclass
 from urllib.parse import quote, urljoin, urlsplit
 
+from .authors import Author, Organisation, Person, in_prose
+
+__all__ = ["Author", "EssayMetadata", "MetadataError", "Organisation", "Part", "Person"]
+
 
 class MetadataError(ValueError):
     """A metadata setting is missing or malformed; the message names the setting."""
-
-
-@dataclass(frozen=True)
-class Person:
-    family: str
-    given: str = ""
-
-    @classmethod
-    def parse(cls, name: str) -> Person:
-        """"Family, Given" as written; otherwise the last word is taken as the family name."""
-        name = " ".join(name.split())
-        if "," in name:
-            family, given = (part.strip() for part in name.split(",", 1))
-        else:
-            given, _, family = name.rpartition(" ")
-        if not family:
-            raise MetadataError(f"site_author: cannot read a family name from {name!r}")
-        return cls(family, given)
-
-    @property
-    def display(self) -> str:
-        return f"{self.given} {self.family}".strip()
-
-    @property
-    def inverted(self) -> str:
-        return f"{self.family}, {self.given}" if self.given else self.family
 
 
 @dataclass(frozen=True)
@@ -61,9 +39,10 @@ class EssayMetadata:
     edition: int
     url: str  # the essay's own address: the site's home page
     site_name: str
-    # None when the essay names no author: each style then applies its rule for
-    # works without one, instead of printing a name the text does not carry.
-    author: Person | None = None
+    # In the order the work names them. None when the essay is unsigned: each style then
+    # applies its rule for works without an author, instead of printing a name the text
+    # does not carry.
+    authors: tuple[Author, ...] = ()
     language: str = "en"
     description: str = ""
     # Words that APA's sentence case must leave capitalised (names such as "Blackwell").
@@ -83,8 +62,13 @@ class EssayMetadata:
     @property
     def imprint(self) -> str:
         """A line for the page footer: the author when there is one, the date, the edition."""
-        byline = f"{self.author.display} · " if self.author else ""
+        byline = f"{self.byline} · " if self.authors else ""
         return f"{byline}published {self.published.isoformat()} · edition {self.edition}"
+
+    @property
+    def byline(self) -> str:
+        """The authors as a sentence names them ("Ann Smith and Acme Research, Inc."); "" if none."""
+        return in_prose([author.display for author in self.authors]) if self.authors else ""
 
     def url_for(self, path: str = "", anchor: str | None = None) -> str:
         """The absolute URL of a page of the site (MkDocs' `page.url`, such as "context/")."""

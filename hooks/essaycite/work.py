@@ -11,7 +11,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from .metadata import EssayMetadata, Part, Person
+from .metadata import Author, EssayMetadata, Part
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Work:
     # The website the work is part of: the essay, for a section or a message; for the
     # essay, the site when its name is more than the essay's own short title.
     container: str | None
-    author: Person | None
+    authors: tuple[Author, ...]  # none for an unsigned essay, or for a message
     edition: int
     published: datetime.date
     language: str
@@ -65,7 +65,7 @@ def work(meta: EssayMetadata, part: Part | None = None) -> Work:
         short_title=part.short if part else meta.title.split(":", 1)[0].strip(),
         url=part.url if part else meta.url,
         container=container,
-        author=meta.author if part is None or part.by_author else None,
+        authors=meta.authors if part is None or part.by_author else (),
         edition=meta.edition,
         published=meta.published,
         language=meta.language,

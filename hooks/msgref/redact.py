@@ -302,7 +302,7 @@ class RedactedTranscript:
         self._told: set[int] = set()
         self._holding: list[Redaction] | None = None
         self.path = transcript.path
-        self.numbers = transcript.numbers
+        self.numbers, self.described = transcript.numbers, transcript.described
 
     def __len__(self) -> int:
         return len(self.numbers)

@@ -69,6 +69,10 @@ class MessageSource(Protocol):
     def numbers(self) -> list[int]:
         """The message numbers, in order."""
 
+    @property
+    def described(self) -> frozenset[int]:
+        """The numbers of the messages given as a description of them, not quoted."""
+
     def __len__(self) -> int: ...
 
     def __contains__(self, n: int) -> bool: ...

@@ -6,6 +6,7 @@ import codecs
 import json
 import os
 import stat as file_types
+import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ class LineIndex:
     # The messages whose line carries a redaction seal, verified when the line is read:
     # most messages of a site are never shown, and need no look.
     with_seal: frozenset[int]
+    described: frozenset[int]  # the messages given as a description, not quoted
 
 
 class IndexedTranscript:
@@ -56,6 +58,7 @@ class IndexedTranscript:
         self._verified: set[int] = set()  # the messages read whose seal matched
         self._index = index
         self.numbers = sorted(index.offsets)
+        self.described = index.described
         self._cache: OrderedDict[int, Message] = OrderedDict()
         try:
             self._file = _open_to_read(file_path, path, buffering=0)  # kept open: read back by position
@@ -101,7 +104,7 @@ class IndexedTranscript:
             # By its position, not the file's: a worker forked from this process shares
             # the file's position, and reads alongside.
             raw = os.pread(self._file.fileno(), self._index.sizes[n], self._index.offsets[n])
-            record = _checked_record(raw, self.path, line_number)
+            record = checked_record(raw, self.path, line_number)
         except (OSError, TranscriptError):
             pass
         if record is None or record.get("n") != n:
@@ -119,12 +122,15 @@ def _line_index(records: Iterable[_Record]) -> LineIndex:
     lines: dict[int, int] = {}
     text_lengths: dict[int, int] = {}
     with_seal: list[int] = []
+    described: list[int] = []
     for record, line_number, offset, raw in records:
         n = record["n"]
         offsets[n], sizes[n], lines[n], text_lengths[n] = offset, len(raw), line_number, len(record["text"])
         if "redaction_seal" in record:
             with_seal.append(n)
-    return LineIndex(offsets, sizes, lines, text_lengths, frozenset(with_seal))
+        if record["provenance"] == "described":
+            described.append(n)
+    return LineIndex(offsets, sizes, lines, text_lengths, frozenset(with_seal), frozenset(described))
 
 
 # A checked record of a message line: the record, its line number, its first byte, the line.
@@ -137,7 +143,7 @@ def _checked_records(raw_lines: Iterable[bytes], path: str) -> Iterator[_Record]
     describing: list[tuple[int, list[int]]] = []  # (line, described_with) to check at the end
     offset = 0
     for line_number, raw in enumerate(raw_lines, start=1):
-        record = _checked_record(raw, path, line_number)
+        record = checked_record(raw, path, line_number)
         if record is not None:
             n = record["n"]
             first = line_of.setdefault(n, line_number)
@@ -155,7 +161,7 @@ def _checked_records(raw_lines: Iterable[bytes], path: str) -> Iterator[_Record]
                 )
 
 
-def _checked_record(raw: bytes, path: str, line_number: int) -> dict[str, Any] | None:
+def checked_record(raw: bytes, path: str, line_number: int) -> dict[str, Any] | None:
     """The message record of one line, checked; None for a blank line."""
     if line_number == 1 and raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8) :]  # a byte order mark, as some editors write
@@ -191,6 +197,8 @@ def _record_of_line(raw: bytes, where: str) -> object:
         return json.loads(line)
     except json.JSONDecodeError as error:
         raise TranscriptError(f"{where}: not valid JSON: {error.msg} (column {error.colno})") from None
+    except ValueError:  # an integer past Python's limit on the digits of one number
+        raise TranscriptError(f"{where}: holds a number of more than {sys.get_int_max_str_digits():,} digits") from None
     except RecursionError:
         raise TranscriptError(f"{where}: nests deeper than {MAX_NESTING} levels, the most a message may hold") from None
 

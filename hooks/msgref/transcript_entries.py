@@ -147,7 +147,10 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
 # serialized from elements (`_message_parts`). A whole session is thousands of
 # entries, and building this frame as elements too took most of the time of a page.
 _HEADING = '<h2 id="msg-{n}">{title}'
-_ENTRY = '{permalink}</h2><div class="msg-entry">{entry}</div>{neighbours}'
+# The tag that cites the message, ready to copy (assets/copy.js), after the heading: in
+# it, its label would be read as part of the heading's name.
+_ENTRY = '{permalink}</h2>{copy}<div class="msg-entry">{entry}</div>{neighbours}'
+_COPY_TAG = '<button class="msg-tag">Copy [msg {n}]</button>'
 _ITEM_END = "</div>"
 _PERMALINK = '<a class="{css}" href="#msg-{{n}}"{title}>{text}</a>'
 _NEIGHBOURS = '<p class="msg-neighbours">{}</p>'
@@ -173,7 +176,8 @@ def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str
     pieces.hole(ITEM, n)
     pieces.add(_HEADING.format(n=n, title=html.escape(title, quote=False)))
     pieces.hole(BADGE, n)
-    pieces.add(_ENTRY.format(permalink=heading_link.format(n=n), entry=entry, neighbours=neighbours))
+    pieces.add(_ENTRY.format(permalink=heading_link.format(n=n), copy=_COPY_TAG.format(n=n), entry=entry,
+                             neighbours=neighbours))
     pieces.hole(CITED_IN, n)
     pieces.add(_ITEM_END)
     return title, shown

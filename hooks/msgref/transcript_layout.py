@@ -47,6 +47,16 @@ def cited_numbers(markdown_texts: Iterable[str]) -> set[int]:
     return {int(n) for text in markdown_texts for n in TAG_RE.findall(text)}
 
 
+def page_src(folder: str, index: int) -> str:
+    """The source path of the transcript's page `index` (from 0) in the site's `folder`."""
+    return posixpath.join(folder.strip("/"), "index.md" if index == 0 else f"page-{index + 1}.md")
+
+
+def text_folder(folder: str) -> str:
+    """The folder of the long messages' whole texts, in the transcript's `folder`."""
+    return posixpath.join(folder.strip("/"), "messages")
+
+
 class TranscriptLayout:
     """Which messages are shown, which generated page holds each, and the links between them."""
 
@@ -66,8 +76,7 @@ class TranscriptLayout:
         self.pages = [shown[i : i + per_page] for i in range(0, len(shown), per_page)] or [[]]
         self._page_of = {n: i for i, chunk in enumerate(self.pages) for n in chunk}
         self._text_bytes: dict[int, int] = {}  # the size of each text file made
-        self._sources = [posixpath.join(self.folder, "index.md" if i == 0 else f"page-{i + 1}.md")
-                         for i in range(len(self.pages))]
+        self._sources = [page_src(self.folder, i) for i in range(len(self.pages))]
 
     @functools.cached_property
     def strip(self) -> Strip | None:
@@ -96,7 +105,7 @@ class TranscriptLayout:
         return None if index is None else self._sources[index]
 
     def text_file_src(self, n: int) -> str:
-        return posixpath.join(self.folder, "messages", f"msg-{n}.txt")
+        return posixpath.join(text_folder(self.folder), f"msg-{n}.txt")
 
     def has_text_file(self, n: int) -> bool:
         """Whether shown message n gets a file of its whole text: its text in the file is

@@ -17,34 +17,42 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import posixpath
 import threading
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from essaycite.casing import sentence_case_hints
+from essaycite.cff import citation_cff_text, what_differs
 from essaycite.metadata import MetadataError
 from essaycite.paragraphs import ParagraphLinks
+from essaycite.source import ID_LINE_RE
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
-from msgref.redact import RedactedTranscript, Redactor
+from msgref.redact import Redactor
 from msgref.schema import Message, MessageSource
 from msgref.transcript import TranscriptError
 from msgref.transcript_entries import PageEntries, cut_message
-from msgref.transcript_layout import TranscriptLayout, cited_numbers
+from msgref.transcript_layout import TranscriptLayout, cited_numbers, text_folder
 from msgref.transcript_pages import ENTRIES_SLOT
 
-from .between_builds import KEPT, LastTranscript
+from .between_builds import KEPT, KEPT_PAGES, KEPT_TEXTS, LastTranscript
 from .citation_links import PREVIEWS_SLOT, CitationLinks
 from .citing import APPENDIX_SLOT, CitableEssay, PageHead, cite_as_block
+from .files import replaced_when_done
 from .generated import GeneratedFile, WrittenFile, print_page, transcript_pages, whole_texts
+from .how_to_cite import how_to_cite_markdown
+from .page_list import ContentsSlot, page_title, transcript_scope
 from .records import Heading, PageOutline, PageRecords
 from .rendering import TranscriptRendering
 from .settings import SettingsError
 from .site_config import SiteConfig
-from .site_pages import PRINT_PAGE, PageError, SitePages
+from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE, PageError, SitePages
 from .worker import end_workers
 
+CITATION_FILE = "CITATION.cff"  # beside mkdocs.yml: how to cite the repository, as the essay
 # What a build reports as one line, without a traceback.
 PROBLEMS = (SettingsError, MetadataError, TranscriptError, PageError)
 
@@ -65,19 +73,25 @@ class SiteBuild:
         self.site, self.log = site, log
         read = self._read_transcript(kept)
         self.transcript = _Reading(read, fatal)
-        self.layout = TranscriptLayout(self.transcript, site.transcript, cited_numbers(pages.values()))
+        cited = cited_numbers(pages.values())
+        self.layout = TranscriptLayout(self.transcript, site.transcript, cited)
         self.records = PageRecords(site.reading_order)
         self.page = PageInProgress("", "")  # none yet: see begin_page
+        has_note = NOTE_ON_THE_TEXT in pages
+        self.page_list = site.page_list(has_note)
+        self._titles = {src: page_title(pages.get(src, ""), src) for src in site.essay.sections} if site.essay else {}
         texts = whole_texts(self.layout, site.site_dir)
-        added: list[GeneratedFile | WrittenFile] = [*self._essay_pages(pages), *transcript_pages(self.layout),
+        added: list[GeneratedFile | WrittenFile] = [*self._essay_pages(pages, bool(cited)),
+                                                    *transcript_pages(self.layout, has_note),
                                                     *texts.values()]
         self.pages = add_files(added)
         self.rendering = TranscriptRendering(self.layout, self.pages, site.permalink,
-                                             {n: file.path for n, file in texts.items()},
-                                             read if isinstance(read, RedactedTranscript) else None,
+                                             {n: file.path for n, file in texts.items()}, read,
                                              site.transcript.render_in_worker, log)
         self.links = CitationLinks(self.layout, self.records, self.pages)
         self.essay = CitableEssay(site.essay, self.records, self.pages, self.layout) if site.essay else None
+        for hint in sentence_case_hints(site.essay.meta) if site.essay else []:
+            log.info(hint)
 
     @staticmethod
     def of(extensions: Sequence[Any]) -> SiteBuild:
@@ -92,7 +106,7 @@ class SiteBuild:
     def markdown_extensions(self, configured: Sequence[Any] = ()) -> list[Any]:
         """The extensions to add to those `configured` (names or instances)."""
         added: list[Any] = [MessageCitations(self), ParagraphLinks(self._record_paragraphs),
-                            PageOutline(self._record_outline)]
+                            PageOutline(self._record_outline), ContentsSlot(self._contents)]
         return added if "attr_list" in configured else [*added, "attr_list"]  # paragraphs carry ids
 
     def begin_page(self, src: str, source: str | None = None, body: str = "") -> None:
@@ -126,6 +140,13 @@ class SiteBuild:
         """The metadata of a page's <head> (see `citing.PageHead`)."""
         return self.essay.head(src) if self.essay else {}
 
+    def authors(self) -> str | None:
+        """The essay's authors as a page's author metadata names them, "; " between two
+        (a comma is part of some organisations' names); None if the essay is unsigned."""
+        if self.site.essay is None or not self.site.essay.meta.authors:
+            return None
+        return "; ".join(author.display for author in self.site.essay.meta.authors)
+
     def added_headings(self, src: str) -> PageEntries | None:
         """The message headings a transcript page gets when it is written (their ids,
         which links may point to) and those its table of contents lists; None for other
@@ -148,6 +169,10 @@ class SiteBuild:
         """The source path of the transcript's first page."""
         return self.layout.page_src(0)
 
+    def transcript_scope(self) -> str:
+        """What the transcript pages hold, as a phrase."""
+        return transcript_scope(shows_all=self.layout.context is None)
+
     def search_entries(self) -> list[dict[str, str]]:
         """The transcript's entries in the site's search, one a message: `location` (URL
         and anchor), `title` and `text`, as a search index takes them. The transcript pages
@@ -155,8 +180,21 @@ class SiteBuild:
         return self.rendering.search_entries() if self.layout.search else []
 
     def finished(self) -> None:
-        """The site is written: so are, once this returns, the whole texts of long messages."""
+        """The site is written: so are, once this returns, the whole texts of long messages,
+        and CITATION.cff beside the site's configuration, if it no longer said what the
+        settings do."""
         self.rendering.finish()
+        if self.site.essay:
+            self._write_citation_file(citation_cff_text(self.site.essay.meta))
+
+    @staticmethod
+    def before_cleaning(site: SiteConfig) -> None:
+        """Before the generator empties the site's folder for a build: what the last build
+        of this process wrote there and this one may take as it is (the whole texts of long
+        messages) is set aside."""
+        if KEPT_PAGES.holds_any():
+            texts = os.path.join(site.site_dir, text_folder(site.transcript.folder))
+            KEPT_TEXTS.set_aside(texts, beside=os.path.dirname(os.path.abspath(site.site_dir)))
 
     @staticmethod
     def failed() -> None:
@@ -199,9 +237,46 @@ class SiteBuild:
             log.debug("Parsed transcript %s: %d messages", settings.source, len(transcript))
         return transcript
 
-    def _essay_pages(self, pages: Mapping[str, str]) -> list[GeneratedFile]:
+    def _essay_pages(self, pages: Mapping[str, str], cites_messages: bool) -> list[GeneratedFile]:
+        """The whole essay on one page, and the "How to cite" page when the author wrote none."""
         essay = self.site.essay
-        return [print_page(essay.sections, pages, cite_as_block(essay.meta), APPENDIX_SLOT)] if essay else []
+        if essay is None:
+            return []
+        made = [print_page(essay.sections, pages, cite_as_block(essay.meta), APPENDIX_SLOT)]
+        if HOW_TO_CITE_PAGE not in pages:
+            example = essay.sections[1] if len(essay.sections) > 1 else essay.sections[0]
+            anchored = any(ID_LINE_RE.match(line) for src in essay.sections for line in pages[src].splitlines())
+            markdown = how_to_cite_markdown(example, signed=bool(essay.meta.authors),
+                                            anchors_paragraphs=anchored, cites_messages=cites_messages,
+                                            transcript_start=self.layout.page_src(0),
+                                            has_note=NOTE_ON_THE_TEXT in pages)
+            made.append(GeneratedFile(HOW_TO_CITE_PAGE, markdown, in_nav=True))
+        return made
+
+    def _contents(self) -> str:
+        """The contents that the page being converted asks for (none on the one-page essay)."""
+        if self.page_list is None or self.page.src == PRINT_PAGE:
+            return ""
+        return self.page_list.contents(self.page.src, self._titles)
+
+    def _write_citation_file(self, text: str) -> None:
+        path = os.path.join(self.site.project_dir, CITATION_FILE)
+        try:
+            with open(path, encoding="utf-8") as file:
+                current: str | None = file.read()
+        except FileNotFoundError:
+            current = None
+        except (OSError, UnicodeDecodeError):
+            current = ""  # unreadable: written anew
+        reason = what_differs(current, text)
+        if reason is None:
+            return
+        try:
+            with replaced_when_done(path) as temporary, open(temporary, "w", encoding="utf-8") as file:
+                file.write(text)
+        except OSError as error:
+            raise PageError(f"{CITATION_FILE}: cannot be written: {error.strerror}") from None
+        self.log.info("%s written from mkdocs.yml: %s", CITATION_FILE, reason)
 
     def _record_paragraphs(self, ids: list[str]) -> None:
         self.records.paragraphs[self.page.src] = ids
@@ -240,7 +315,7 @@ class _Reading:
 
     def __init__(self, transcript: MessageSource, fatal: type[Exception]):
         self._transcript, self._fatal = transcript, fatal
-        self.path, self.numbers = transcript.path, transcript.numbers
+        self.path, self.numbers, self.described = transcript.path, transcript.numbers, transcript.described
 
     def __len__(self) -> int:
         return len(self._transcript)

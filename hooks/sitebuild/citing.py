@@ -20,6 +20,7 @@ from msgref.transcript_layout import TranscriptLayout
 from msgref.transcript_pages import cited_messages
 
 from .generated import GeneratedFile
+from .how_to_cite import FIRST_MESSAGE, FIRST_PARAGRAPH
 from .records import PageRecords
 from .site_config import Essay
 from .site_pages import DOWNLOADS_FOLDER, HOW_TO_CITE_PAGE, PRINT_PAGE, PageError, SitePages
@@ -27,6 +28,7 @@ from .urls import relative_url
 
 # Written in a page as raw HTML:
 # <div class="citation-slot" data-part="essay | page.md | page.md#anchor | message N"></div>
+# and on the page the build writes, "first paragraph" and "first message" of the essay.
 _SLOT_RE = re.compile(r'<div class="citation-slot" data-part="([^"]*)"></div>')
 APPENDIX_SLOT = '<div class="cited-messages-slot"></div>'
 # The number given to the one box rendered for a transcript page, then replaced by each
@@ -158,6 +160,10 @@ class CitableEssay:
             box.append(citation_list(references(self.meta)))
             box.append(link_line(self._links(src)))
             return to_html(box)
+        if part_spec == FIRST_PARAGRAPH:
+            part_spec = self._first_paragraph(src)
+        if part_spec == FIRST_MESSAGE:
+            part_spec = f"message {self._first_message(src)}"
         if part_spec.startswith("message "):
             n = int(part_spec.removeprefix("message "))
             shown_on = self._layout.src_of(n)
@@ -177,6 +183,19 @@ class CitableEssay:
             part = self.meta.part(part.title, self._url(path), anchor)
         box.append(citation_list(references(self.meta, part)))
         return to_html(box)
+
+    def _first_paragraph(self, src: str) -> str:
+        """The first paragraph of the essay, as a slot names it: `page.md#anchor`."""
+        for section in self.sections:
+            if ids := self._records.paragraphs.get(section):
+                return f"{section}#{ids[0]}"
+        raise PageError(f"{src}: citation slot names the essay's first paragraph, and the essay has none")
+
+    def _first_message(self, src: str) -> int:
+        for section in self.sections:
+            if numbers := self._records.citations.linked_from(section):
+                return numbers[0]
+        raise PageError(f"{src}: citation slot names the first message the essay cites, and it cites none")
 
 
 def _css_string(text: str) -> str:

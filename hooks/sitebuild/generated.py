@@ -19,14 +19,8 @@ from msgref.transcript_layout import TranscriptLayout
 from msgref.transcript_pages import page_markdown
 
 from .settings import SettingsError
-from .site_pages import PRINT_PAGE
+from .site_pages import NOTE_ON_THE_TEXT, PRINT_PAGE
 
-TRANSCRIPT_INTRO = (
-    "The messages of the session that the essay cites, as far as the essay shows them. "
-    "A message the essay quotes is shown word for word; a message it only describes is shown "
-    "as the essay's description, marked as such. See the [note on the text]({note})."
-)
-NOTE_ON_THE_TEXT = "note-on-the-text.md"
 APPENDIX_TITLE = "Appendix: the messages the essay cites"
 PRINT_FRONT_MATTER = "---\nsearch:\n  exclude: true\n---\n\n"
 
@@ -49,11 +43,28 @@ class WrittenFile:
     path: str
 
 
-def transcript_pages(layout: TranscriptLayout) -> list[GeneratedFile]:
-    """The transcript pages, their entries left to be put in as each is written."""
-    intro = TRANSCRIPT_INTRO.format(note=posixpath.relpath(NOTE_ON_THE_TEXT, layout.folder))
+def transcript_pages(layout: TranscriptLayout, has_note: bool) -> list[GeneratedFile]:
+    """The transcript pages, their entries left to be put in as each is written; their
+    introduction links to the note on the text if the site `has_note`."""
+    intro = transcript_intro(layout, posixpath.relpath(NOTE_ON_THE_TEXT, layout.folder) if has_note else None)
     return [GeneratedFile(layout.page_src(index), page_markdown(layout, index, intro), in_nav=index == 0)
             for index in range(len(layout.pages))]
+
+
+def transcript_intro(layout: TranscriptLayout, note_link: str | None) -> str:
+    """What the transcript pages show, and how: descriptions are mentioned only where
+    some are shown."""
+    described = any(layout.src_of(n) is not None for n in layout.transcript.described)
+    if layout.context is None:  # `all`: the transcript file is the whole session
+        scope = "Every message of the session."
+    elif described:
+        scope = "The messages of the session that the essay cites, as far as the essay shows them."
+    else:
+        scope = "The messages of the session that the essay cites."
+    how = ("A message the essay quotes is shown word for word; a message it only describes is shown as the "
+           "essay's description, marked as such." if described else "Each is shown word for word.")
+    note = f" See the [note on the text]({note_link})." if note_link else ""
+    return f"{scope} {how}{note}"
 
 
 def whole_texts(layout: TranscriptLayout, site_dir: str) -> dict[int, WrittenFile]:

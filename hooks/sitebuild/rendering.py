@@ -4,23 +4,29 @@ of the site is built.
 Once every page's address is known, nothing more is needed to make the transcript's
 entries. For a whole session they are most of the build's work, so a worker process
 makes them beside the build (see `worker`), page by page, each page needed only when it
-is written. The whole text of a long message is written as its page is made, straight
-into the built site, where the generator finds it and does not copy it again.
+is written; and a build that would make them just as the last build of its process did
+(a development server's, after an edit of the essay) takes them from that build. The
+whole text of a long message is written as its page is made, straight into the built
+site, where the generator finds it and does not copy it again.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 
 from msgref.redact import RedactedTranscript, Redaction
+from msgref.schema import MessageSource
 from msgref.transcript_entries import PageEntries, Permalink, page_entries
 from msgref.transcript_layout import TranscriptLayout
 
+from .between_builds import KEPT_PAGES, KEPT_TEXTS, LastMade, SetAside
 from .site_pages import SitePages
 from .urls import relative_url
 from .worker import MadeByIndex
+
+_Made = tuple[PageEntries, list[Redaction]]
 
 # A worker process is worth its start and the copying of its pages back for this many
 # messages or more; fewer are made in the build's own process, when first needed.
@@ -31,27 +37,44 @@ class TranscriptRendering:
     """The entries of the transcript's pages, made from `layout` with the site's
     addresses, and the whole texts of long messages, written to `text_paths` (by message
     number). In a worker process if `in_worker` and the pages show enough messages.
-    `redacted` is the layout's transcript, if it is redacted: what it redacts for a page
-    is told here as the page is taken, once, whichever process made the page."""
+    `source` is the transcript the layout reads, as the build read it; `redacted` is the
+    same, if it is redacted: what it redacts for a page is told here as the page is taken,
+    once, whichever process made the page. What the last build of this process made from
+    the same transcript, the same way, is taken from `kept`."""
 
     def __init__(self, layout: TranscriptLayout, pages: SitePages, permalink: Permalink | None,
-                 text_paths: Mapping[int, str], redacted: RedactedTranscript | None, in_worker: bool,
-                 log: logging.Logger):
+                 text_paths: Mapping[int, str], source: MessageSource, in_worker: bool, log: logging.Logger,
+                 kept: LastMade[_Made] = KEPT_PAGES, kept_texts: SetAside = KEPT_TEXTS):
         self.sources = layout.page_sources()
-        # Each whole text's file is there at once, empty until its page is made: the
-        # generator, told that the file is where it is to be, leaves it alone.
-        for path in text_paths.values():
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            open(path, "wb").close()
 
         def write_text(n: int, text: bytes) -> None:
             with open(text_paths[n], "wb") as file:
                 file.write(text)
 
         links = _Links(pages)
-        self._redacted = redacted
+        redacted = source if isinstance(source, RedactedTranscript) else None
+        self._redacted, self._source, self._kept = redacted, source, kept
+        self._key = _made_from(layout, links, permalink)
+        made_before = kept.get(source, self._key)
+        if made_before is not None:
+            # The generator emptied the site's folder since the last build: its whole texts
+            # are moved back, or else written again.
+            folder = os.path.dirname(next(iter(text_paths.values()), ""))
+            if text_paths and not kept_texts.take_back(folder):
+                os.makedirs(folder, exist_ok=True)
+                for n in text_paths:
+                    write_text(n, layout.whole_text(layout.message(n)))
+            self._pages: MadeByIndex[_Made] | _MadeBefore = _MadeBefore(made_before)
+            log.debug("Transcript pages: as the last build made them")
+            return
+        kept_texts.drop()
+        # Each whole text's file is there at once, empty until its page is made: the
+        # generator, told that the file is where it is to be, leaves it alone.
+        for path in text_paths.values():
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            open(path, "wb").close()
 
-        def make(index: int) -> tuple[PageEntries, list[Redaction]]:
+        def make(index: int) -> _Made:
             if redacted is None:
                 return page_entries(layout, index, links, permalink, write_text), []
             with redacted.held() as found:
@@ -72,13 +95,15 @@ class TranscriptRendering:
     def finish(self) -> None:
         """Make what no page has asked for yet, then end the worker: every whole text is
         written once this returns. If a page cannot be made, the worker is killed."""
+        count = len(self.sources)
         try:
-            for index in range(len(self.sources)):
+            for index in range(count):
                 self._page(index)
         except BaseException:
             self._pages.end()
             raise
         self._pages.close()
+        self._kept.keep(self._source, self._key, [self._pages[index] for index in range(count)])
 
     def _page(self, index: int) -> PageEntries:
         entries, found = self._pages[index]
@@ -86,6 +111,31 @@ class TranscriptRendering:
             for n, kinds in found:
                 self._redacted.tell(n, kinds)
         return entries
+
+
+class _MadeBefore:
+    """The pages a build before this one made, as `MadeByIndex` gives them."""
+
+    in_worker = False
+
+    def __init__(self, made: Sequence[_Made]):
+        self._made = made
+
+    def __getitem__(self, index: int) -> _Made:
+        return self._made[index]
+
+    def close(self) -> None:
+        pass
+
+    def end(self) -> None:
+        pass
+
+
+def _made_from(layout: TranscriptLayout, links: _Links, permalink: Permalink | None) -> Hashable:
+    """Everything the entries are made from, but the transcript: the settings that shape
+    them, which messages each page shows, the pages' addresses and the headings' links."""
+    return (layout.folder, layout.context, layout.message_chars, layout.search, permalink,
+            tuple(tuple(chunk) for chunk in layout.pages), tuple(links.url(src) for src in layout.page_sources()))
 
 
 class _Links:

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, TypeVar
 
-from essaycite.metadata import EssayMetadata, Person
+from essaycite.authors import Author, AuthorError, parse_authors, parse_person
+from essaycite.metadata import EssayMetadata
 
 
 class SettingsError(ValueError):
@@ -98,6 +99,13 @@ def _optional_path(value: object) -> str | None:
     return value
 
 
+def _authors(value: object) -> tuple[Author, ...]:
+    try:
+        return parse_authors(value)
+    except AuthorError as problem:
+        raise _Invalid(str(problem)) from None
+
+
 def _date(value: object) -> datetime.date:
     # YAML reads an unquoted 2026-12-02 as a date; a quoted one arrives as text.
     if isinstance(value, datetime.datetime):
@@ -144,6 +152,8 @@ class EssaySettings:
     pdf: str | None = _setting(None, _optional_path)  # where the PDF is published in the site
     language: str | None = _setting(None, _text)  # the theme's language when not set
     proper_nouns: tuple[str, ...] = _setting((), _strings)  # words APA's sentence case keeps capitalised
+    # The essay's authors, people and organisations, when more than site_author's one person.
+    authors: tuple[Author, ...] = _setting((), _authors)
 
     REQUIRED = ("title", "published", "edition")
 
@@ -181,8 +191,9 @@ def essay_metadata(config: Mapping[str, Any], essay: EssaySettings | None = None
     """The essay's bibliographic details, from the site's settings and `essay`, its
     `extra.essay` (read from `config` if not given).
 
-    Used: site_name, site_author (none, or empty: the essay is unsigned), site_url,
-    site_description, theme.language.
+    Used: site_name, site_author, site_url, site_description, theme.language. The
+    authors are site_author's one person or extra.essay.authors, never both; neither
+    (or an empty site_author): the essay is unsigned.
     """
     if essay is None:
         essay = read_settings(EssaySettings, (config.get("extra") or {}).get("essay"), "extra.essay", config_name)
@@ -190,15 +201,27 @@ def essay_metadata(config: Mapping[str, Any], essay: EssaySettings | None = None
     if not site_url:
         raise SettingsError(f"{config_name}: site_url: set the site's public address; citations need absolute URLs")
     theme = config.get("theme")
-    author = str(config.get("site_author") or "").strip()
+    authors = essay.authors or _site_author(config.get("site_author"), config_name)
+    if essay.authors and str(config.get("site_author") or "").strip():
+        raise SettingsError(f"{config_name}: site_author, extra.essay.authors: name the essay's authors in one "
+                            "of them (extra.essay.authors for several authors or an organisation)")
     return EssayMetadata(
         title=" ".join(essay.title.split()),
         published=essay.published,
         edition=essay.edition,
         url=site_url if site_url.endswith("/") else f"{site_url}/",
         site_name=str(config.get("site_name") or "").strip() or " ".join(essay.title.split()),
-        author=Person.parse(author) if author else None,
+        authors=authors,
         language=essay.language or (theme.get("language") if isinstance(theme, Mapping) else None) or "en",
         description=" ".join(str(config.get("site_description") or "").split()),
         proper_nouns=essay.proper_nouns,
     )
+
+
+def _site_author(value: object, config_name: str) -> tuple[Author, ...]:
+    """site_author: one person, or none when it is not set or empty."""
+    text = str(value or "").strip()
+    try:
+        return (parse_person(text),) if text else ()
+    except AuthorError as problem:
+        raise SettingsError(f"{config_name}: site_author: {problem}") from None

@@ -11,7 +11,9 @@ from typing import Any
 
 from essaycite.metadata import EssayMetadata
 from msgref.transcript_entries import Permalink
+from msgref.transcript_layout import page_src
 
+from .page_list import PageList
 from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, read_settings
 
 
@@ -44,6 +46,13 @@ class SiteConfig:
         """How problems name a page's file: by its path from the project's folder, as the
         transcript is named."""
         return os.path.relpath(os.path.join(self.project_dir, self.docs_dir, src), self.project_dir)
+
+    def page_list(self, has_note: bool) -> PageList | None:
+        """The essay's pages and the site's others, in order; None for a site that is no essay."""
+        if self.essay is None:
+            return None
+        return PageList(self.essay.sections, page_src(self.transcript.folder, 0), has_note,
+                        shows_all=self.transcript.context is None)
 
     def watched_files(self) -> list[str]:
         """The inputs of the build outside the docs folder, which a development server must watch."""

@@ -87,28 +87,42 @@ def transcript_page_stats(site: Path, folder: str) -> PageStats:
 
 
 def serve_rebuilds(project: Path, page: Path, touches: int, timeout: float = 600) -> tuple[float, bool]:
-    """The fastest of `touches` rebuilds after `page` is edited, timed from the edit until
-    the server reloads browsers, and whether every rebuild reused the parsed transcript."""
-    server = Server(project)
+    """The fastest of `touches` rebuilds after `page` is edited, timed from the moment the
+    server tells it saw the edit until it reloads browsers (the file watcher's own delay,
+    which moves in steps of a quarter second or more, left out), and whether every
+    rebuild reused the parsed transcript."""
+    return serve_rebuilds_in_turns({"": (project, page)}, touches, timeout)[""]
+
+
+def serve_rebuilds_in_turns(edits: Mapping[str, tuple[Path, Path]], touches: int,
+                            timeout: float = 600) -> dict[str, tuple[float, bool]]:
+    """For each named (project, page) of `edits`, served at once, what `serve_rebuilds`
+    tells: the projects' pages edited in turns, so that the machine's load weighs on each alike."""
+    servers = {name: Server(project) for name, (project, _) in edits.items()}
     try:
-        server.wait_for("Serving on", timeout)
-        original = page.read_text(encoding="utf-8")
-        times, reused = [], True
+        for server in servers.values():
+            server.wait_for("Serving on", timeout)
+        originals = {name: page.read_text(encoding="utf-8") for name, (_, page) in edits.items()}
+        times: dict[str, list[float]] = {name: [] for name in edits}
+        reused = dict.fromkeys(edits, True)
         for touch in range(touches):
-            time.sleep(0.5)  # let the watcher settle after the previous build
-            # A rebuild the edit did not cause (the watcher seeing the first build's
-            # files, say) must not be taken for the edit's.
-            server.drain()
-            start = time.perf_counter()
-            page.write_text(original + "\n" * (touch % 2 + 1), encoding="utf-8")
-            log = server.wait_for("Reloading browsers", timeout)
-            times.append(time.perf_counter() - start)
-            reused = reused and not any("Parsed transcript" in line for line in log)
-        return min(times), reused
+            for name, (_, page) in edits.items():
+                time.sleep(0.5)  # let the watcher settle after the previous build
+                # A rebuild the edit did not cause (the watcher seeing the first build's
+                # files, say) must not be taken for the edit's.
+                servers[name].drain()
+                page.write_text(originals[name] + "\n" * (touch % 2 + 1), encoding="utf-8")
+                log = servers[name].wait_for("Detected file changes", timeout)
+                start = time.perf_counter()
+                log += servers[name].wait_for("Reloading browsers", timeout)
+                times[name].append(time.perf_counter() - start)
+                reused[name] = reused[name] and not any("Parsed transcript" in line for line in log)
+        return {name: (min(times[name]), reused[name]) for name in edits}
     except ServerError as error:
         raise MeasureError(str(error)) from None
     finally:
-        server.stop()
+        for server in servers.values():
+            server.stop()
 
 
 def load_seconds(transcript: Path, repeat: int) -> float:

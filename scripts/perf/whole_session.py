@@ -1,7 +1,8 @@
 """The whole session on the site: a generated Claude Code log, imported, built with every
 message shown (`context: all`), beside the same build without a worker process, the
 build that shows only the cited messages, and claude-code-transcripts rendering the
-same log, all in turns.
+same log, all in turns; then a development server's rebuild after an essay page is
+edited, with every message shown and with the cited ones, in turns.
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ class WholeRow:
     cited: Run  # the build that shows only the cited messages
     peer: Run | None  # claude-code-transcripts on the same log, if installed
     pages: PageStats
+    rebuild_every: float  # seconds of a serve rebuild after an essay page is edited, every message shown
+    rebuild_cited: float  # the same, the cited messages shown
+
+    @property
+    def rebuild_ratio(self) -> float:
+        """How many times the rebuild of the cited messages the rebuild of the whole session takes."""
+        return self.rebuild_every / self.rebuild_cited
 
     @property
     def ratio(self) -> float:
@@ -92,5 +100,8 @@ def measure_whole(messages: int, args, work: Path, use_peer: bool = True) -> Who
                                             folder / "peer.log")
     runs = measure.typical(runners, args.repeat)
     pages = measure.transcript_page_stats(folder / "site-every", project.transcript_settings(args.settings).folder)
+    first_page = next(iter(essay.pages))
+    rebuilds = measure.serve_rebuilds_in_turns(
+        {name: (sites[name], sites[name] / "docs" / first_page) for name in ("every", "cited")}, args.touches)
     return WholeRow(messages, log.stat().st_size, transcript.stat().st_size, runs["every"], runs["single"],
-                    runs["cited"], runs.get("peer"), pages)
+                    runs["cited"], runs.get("peer"), pages, rebuilds["every"][0], rebuilds["cited"][0])

@@ -1,9 +1,11 @@
 """The built site in a real browser: Debian's Chromium driven by Playwright.
 
-The site is built once with `mkdocs build --strict` into test-output/site (or
-$BROWSER_TEST_OUTPUT/site), served by scripts/static_host.py on 127.0.0.1 with gzip, and
-visited by Chromium. Screenshots and the Lighthouse report go beside the build, in
-test-output/screenshots and test-output/lighthouse, for a person to look at.
+The site of the essay the tests of the tool expect (tests/conftest.py) is built once with
+`mkdocs build --strict` into test-output/site (or $BROWSER_TEST_OUTPUT/site), served by
+scripts/static_host.py on 127.0.0.1 with gzip, and visited by Chromium; the site in
+this repository, whatever essay it holds, is built into test-output/this-site.
+Screenshots and the Lighthouse report go beside the build, in test-output/screenshots and
+test-output/lighthouse, for a person to look at.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from browser.site_browser import (
     OUTPUT,
     add_essay_pdf,
     build_site,
+    essay_project,
     new_page,
     site_paths,
 )
@@ -34,15 +37,32 @@ def output_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def site_dir(output_dir) -> Path:
-    """The site as published: `mkdocs build --strict`, then the essay's PDF printed into it."""
-    return add_essay_pdf(build_site(output_dir / "site"))
+def essay_dir(output_dir) -> Path:
+    return essay_project(output_dir / "essay-project")
 
 
 @pytest.fixture(scope="session")
-def offline_site_dir(output_dir) -> Path:
+def site_dir(output_dir, essay_dir) -> Path:
+    """The site as published: `mkdocs build --strict`, then the essay's PDF printed into it."""
+    return add_essay_pdf(build_site(output_dir / "site", essay_dir))
+
+
+@pytest.fixture(scope="session")
+def offline_site_dir(output_dir, essay_dir) -> Path:
     """The copy that opens from the file system: Material's offline plugin, on with OFFLINE=true."""
-    return build_site(output_dir / "offline-site", OFFLINE="true")
+    return build_site(output_dir / "offline-site", essay_dir, OFFLINE="true")
+
+
+@pytest.fixture(scope="session")
+def this_site_dir(output_dir) -> Path:
+    """The site in this repository, as published."""
+    return add_essay_pdf(build_site(output_dir / "this-site"))
+
+
+@pytest.fixture(scope="session")
+def this_host(this_site_dir):
+    with StaticHost(this_site_dir) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,9 @@ from typing import Any, Literal
 
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Response, ViewportSize
 
+from author_project import author_project
+from conftest import ESSAY
+
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = Path(os.environ.get("BROWSER_TEST_OUTPUT", ROOT / "test-output")).resolve()
 CHROMIUM = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
@@ -27,21 +30,30 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 375, "height": 740}
 TIMEOUT_MS = 15_000
 
-# The pages measured by Lighthouse and photographed: the title page, one essay page, the transcript.
+# The pages of the essay of the tests measured by Lighthouse and photographed: the title
+# page, one essay page, the transcript.
 KEY_PAGES = {"title": "", "essay": "context/", "transcript": "transcript/"}
 
 
-def build_site(destination: Path, **env_extra: str) -> Path:
+def build_site(destination: Path, project: Path = ROOT, **env_extra: str) -> Path:
+    """`project` (by default the site in this repository) built into `destination`."""
     if destination.exists():
         shutil.rmtree(destination)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env_extra}
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(destination)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        cwd=project, env=env, capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
     return destination
+
+
+def essay_project(destination: Path) -> Path:
+    """A fresh project of the essay the tests of the tool expect (see tests/conftest.py)."""
+    if destination.exists():
+        shutil.rmtree(destination)
+    return author_project(ESSAY.name, destination)
 
 
 def add_essay_pdf(site: Path) -> Path:

@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.site_browser import PHONE, ROOT, new_page, wait_for_material
+from browser.site_browser import PHONE, new_page, wait_for_material
+from conftest import ESSAY
 
 ESSAY_PAGE = "context/"
 # A phrase of the essay's prose, and a phrase of a transcript message: searching each must
@@ -24,7 +25,7 @@ LIGHT_TOGGLE = 'label[for="__palette_0"]'
 
 def transcript_texts() -> dict[int, str]:
     texts = {}
-    for line in (ROOT / "docs" / "transcript.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (ESSAY / "docs" / "transcript.jsonl").read_text(encoding="utf-8").splitlines():
         if line.strip():
             message = json.loads(line)
             texts[message["n"]] = " ".join(message["text"].split())
@@ -135,8 +136,13 @@ def test_the_colour_scheme_toggle_switches_and_is_remembered(page, host):
     expect(body).to_have_attribute("data-md-color-scheme", "default")
 
 
+# The essay's sections in the order mkdocs.yml lists them, then the site's other pages.
+NAV_PATHS = ["", "context/", "response/", "empty-message/", "interpretation/", "significance/", "conclusion/",
+             "how-to-cite/", "note-on-the-text/", "transcript/"]
+
+
 def test_previous_and_next_links_walk_the_site_in_order(page, host):
-    nav = _nav_paths()
+    nav = NAV_PATHS
     open_page(page, host.url)
     visited = [_site_path(page.url, host.url)]
     while page.locator("a.md-footer__link--next").count():
@@ -197,24 +203,6 @@ def test_no_script_stylesheet_or_font_comes_from_another_host(site_dir):
     for css in site_dir.rglob("*.css"):
         text = css.read_text(encoding="utf-8")
         assert not re.search(r"@import|fonts\.(googleapis|gstatic)", text), css
-
-
-def _nav_paths() -> list[str]:
-    """The site's pages in the order of mkdocs.yml's nav, as URL paths."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-    paths = []
-    for entry in config["nav"]:
-        source = entry if isinstance(entry, str) else next(iter(entry.values()))
-        path = source.removesuffix(".md")
-        path = path.removesuffix("index")
-        paths.append(path if path == "" or path.endswith("/") else path + "/")
-    return paths
 
 
 def _site_path(url: str, base: str) -> str:

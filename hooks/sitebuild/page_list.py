@@ -1,0 +1,99 @@
+"""The site's pages in order, derived from the one list an author keeps (the essay's
+sections in mkdocs.yml): the navigation, and the contents the home page shows where it
+asks for them.
+
+A page asks for the contents with a line of its own reading CONTENTS_SLOT. The contents
+are Markdown, put in before the page is converted, so that they are converted (headings,
+links, paragraph ids) like the rest of the page.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.preprocessors import Preprocessor
+
+from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE
+
+CONTENTS_SLOT = '<div class="essay-contents-slot"></div>'
+# A page's title as Markdown writes it: its first level-one heading, without an
+# attribute list such as `{ #id }`.
+_TITLE_RE = re.compile(r"^#[ \t]+(.+?)[ \t]*(?:\{[^}\n]*\})?[ \t]*#*[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class PageList:
+    """The essay's sections and the pages the site has beside them."""
+
+    sections: tuple[str, ...]
+    transcript_start: str  # the transcript's first page
+    has_note: bool  # whether the site has a note on the text
+    shows_all: bool  # whether the transcript shows every message of the session
+
+    def nav(self) -> list[str]:
+        """The navigation: the sections, then how to cite, the note on the text, the transcript."""
+        return [*self.sections, HOW_TO_CITE_PAGE, *([NOTE_ON_THE_TEXT] if self.has_note else []),
+                self.transcript_start]
+
+    def contents(self, src: str, titles: Mapping[str, str]) -> str:
+        """The contents shown on page `src`: the other sections, each by its title in
+        `titles`, then the site's other pages."""
+        def link(target: str) -> str:
+            return posixpath.relpath(target, posixpath.dirname(src) or ".")
+
+        listed = [section for section in self.sections if section != src]
+        items = [f"{number}. [{titles.get(section, section)}]({link(section)})"
+                 for number, section in enumerate(listed, start=1)]
+        also = [f"the [whole essay on one page]({link(PRINT_PAGE)}), for reading in one piece or printing",
+                f"[how to cite]({link(HOW_TO_CITE_PAGE)}) the essay, a section, a paragraph or a message"]
+        if self.has_note:
+            also.append(f"a [note on the text]({link(NOTE_ON_THE_TEXT)}), listing every editorial change")
+        also.append(f"the [transcript]({link(self.transcript_start)}) of {transcript_scope(self.shows_all)}")
+        return "\n".join([
+            '<nav class="essay-contents" aria-label="Contents" markdown>', "", "## Contents", "", *items, "",
+            f"Also here: {'; '.join(also[:-1])}; and {also[-1]}.", "", "</nav>",
+        ])
+
+
+def transcript_scope(shows_all: bool) -> str:
+    """What the transcript pages hold, as a phrase."""
+    return "every message of the session" if shows_all else "the messages of the session that the essay cites"
+
+
+def page_title(markdown: str, src: str) -> str:
+    """A page's title: its first level-one heading, or else its file's name as words."""
+    found = _TITLE_RE.search(markdown)
+    if found:
+        return found.group(1)
+    name = posixpath.splitext(posixpath.basename(src))[0]
+    return name.replace("-", " ").replace("_", " ").capitalize()
+
+
+class ContentsSlot(Extension):
+    """Puts the contents `contents_of()` gives for the page being converted in place of
+    each CONTENTS_SLOT line, before the page's raw HTML is read."""
+
+    def __init__(self, contents_of: Callable[[], str]):
+        super().__init__()
+        self._contents_of = contents_of
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        # After the tags' line markers (40), before the raw HTML blocks are set aside (20).
+        md.preprocessors.register(_ContentsLines(md, self._contents_of), "essay_contents", 35)
+
+
+class _ContentsLines(Preprocessor):
+    def __init__(self, md: Markdown, contents_of: Callable[[], str]):
+        super().__init__(md)
+        self._contents_of = contents_of
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not any(line.strip() == CONTENTS_SLOT for line in lines):
+            return lines
+        contents = self._contents_of().split("\n")
+        return [part for line in lines for part in (contents if line.strip() == CONTENTS_SLOT else [line])]

@@ -1,0 +1,108 @@
+"""What the build derives from the essay's one list of sections: the navigation, the home
+page's contents, the generated "How to cite" page, and the transcript's introduction."""
+
+from __future__ import annotations
+
+import markdown
+import pytest
+from bs4 import BeautifulSoup
+
+from sitebuild.generated import transcript_intro
+from sitebuild.how_to_cite import FIRST_MESSAGE, FIRST_PARAGRAPH, how_to_cite_markdown
+from sitebuild.page_list import CONTENTS_SLOT, ContentsSlot, PageList, page_title
+from test_transcript_pages import layout_of
+from transcripts import MemoryTranscript
+
+SECTIONS = ("index.md", "part-one.md", "more/part-two.md")
+
+
+def page_list(has_note: bool = False, shows_all: bool = False) -> PageList:
+    return PageList(SECTIONS, "transcript/index.md", has_note, shows_all)
+
+
+def test_the_navigation_is_the_sections_then_how_to_cite_the_note_and_the_transcript() -> None:
+    assert page_list().nav() == [*SECTIONS, "how-to-cite.md", "transcript/index.md"]
+    assert page_list(has_note=True).nav() == [*SECTIONS, "how-to-cite.md", "note-on-the-text.md",
+                                              "transcript/index.md"]
+
+
+@pytest.mark.parametrize(("markdown_text", "title"), [
+    ("# The Title\n\nText.", "The Title"),
+    ("Intro.\n\n# Later { #later }\n", "Later"),
+    ("## Only a subheading\n", "Part two"),
+])
+def test_a_pages_title_is_its_first_level_one_heading_or_its_name(markdown_text: str, title: str) -> None:
+    assert page_title(markdown_text, "more/part_two.md") == title
+
+
+def converted_contents(src: str, pages: PageList) -> BeautifulSoup:
+    titles = {"index.md": "Home", "part-one.md": "Part One", "more/part-two.md": "Part Two"}
+    extension = ContentsSlot(lambda: pages.contents(src, titles))
+    html = markdown.markdown(f"# Page\n\nBefore.\n\n{CONTENTS_SLOT}\n\nAfter.\n",
+                             extensions=[extension, "md_in_html"])
+    return BeautifulSoup(html, "html.parser")
+
+
+def test_the_contents_replace_the_slot_and_link_from_the_page_that_holds_them() -> None:
+    page = converted_contents("more/part-two.md", page_list(has_note=True))
+    nav = page.select_one("nav.essay-contents")
+    assert nav is not None and nav.get("aria-label") == "Contents"
+    assert [(a.get_text(), a.get("href")) for a in nav.select("ol a")] == [
+        ("Home", "../index.md"), ("Part One", "../part-one.md")]
+    assert [a.get("href") for a in nav.select("p a")] == [
+        "../print.md", "../how-to-cite.md", "../note-on-the-text.md", "../transcript/index.md"]
+    assert [p.get_text() for p in page.find_all("p", recursive=False)] == ["Before.", "After."]
+    assert "essay-contents-slot" not in str(page)
+
+
+def test_the_contents_say_what_the_transcript_holds() -> None:
+    assert "of every message of the session" in converted_contents("index.md", page_list(shows_all=True)).get_text()
+    cited = converted_contents("index.md", page_list()).get_text()
+    assert "of the messages of the session that the essay cites" in cited
+    assert "note on the text" not in cited
+
+
+def test_a_page_without_the_slot_is_left_as_it_is() -> None:
+    extension = ContentsSlot(lambda: pytest.fail("no contents are asked for"))
+    assert markdown.markdown("Text.", extensions=[extension]) == "<p>Text.</p>"
+
+
+def how_to_cite(**changed: bool) -> str:
+    options = {"signed": True, "anchors_paragraphs": True, "cites_messages": True, "has_note": False, **changed}
+    return how_to_cite_markdown("part-one.md", transcript_start="transcript/index.md", **options)
+
+
+def test_how_to_cite_offers_only_what_the_essay_has() -> None:
+    whole = how_to_cite()
+    for heading, slot in [("## A section", "part-one.md"), ("## A paragraph", FIRST_PARAGRAPH),
+                          ("## A message of the session", FIRST_MESSAGE)]:
+        assert heading in whole and f'data-part="{slot}"' in whole
+    assert "## A paragraph" not in how_to_cite(anchors_paragraphs=False)
+    assert "## A message" not in how_to_cite(cites_messages=False)
+    assert "names no author" in how_to_cite(signed=False) and "names no author" not in whole
+    assert "[note on the text](note-on-the-text.md)" in how_to_cite(has_note=True)
+    assert "note on the text" not in whole
+
+
+def records(*described: int) -> MemoryTranscript:
+    return MemoryTranscript([{"n": n, "speaker": "user", "provenance": "described" if n in described else "verbatim",
+                              "text": f"text {n}"} for n in range(1, 11)])
+
+
+@pytest.mark.parametrize(("transcript", "context", "cited", "intro"), [
+    (records(), None, (), "Every message of the session. Each is shown word for word."),
+    (records(), 0, (3,), "The messages of the session that the essay cites. Each is shown word for word."),
+    (records(3), 0, (3,), "The messages of the session that the essay cites, as far as the essay shows them. "
+                          "A message the essay quotes is shown word for word; a message it only describes is "
+                          "shown as the essay's description, marked as such."),
+    # A described message the pages do not show is not spoken of.
+    (records(9), 1, (3,), "The messages of the session that the essay cites. Each is shown word for word."),
+])
+def test_the_transcripts_introduction_is_true_to_what_its_pages_show(
+        transcript: MemoryTranscript, context: int | None, cited: tuple[int, ...], intro: str) -> None:
+    assert transcript_intro(layout_of(transcript, cited=cited, context=context), None) == intro
+
+
+def test_the_introduction_links_the_note_on_the_text_when_there_is_one() -> None:
+    intro = transcript_intro(layout_of(records(), context=None), "../note-on-the-text.md")
+    assert intro.endswith(" See the [note on the text](../note-on-the-text.md).")
