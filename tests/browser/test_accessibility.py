@@ -23,21 +23,27 @@ def axe_violations(page) -> list[dict]:
     ]
 
 
-@pytest.mark.parametrize(("scheme", "viewport"), [("light", DESKTOP), ("dark", DESKTOP), ("light", PHONE)],
-                         ids=["light-desktop", "dark-desktop", "light-phone"])
-def test_no_wcag_aa_violation_on_any_page(browser, host, all_pages, scheme, viewport):
-    if not AXE.is_file():
-        pytest.fail(f"{AXE} is missing: run `npm ci`")
-    context, page, problems = new_page(browser, viewport, color_scheme=scheme, origin=host.url)
+def violations_on_pages(page, origin: str, paths: list[str], scheme: str = "light") -> dict[str, list[dict]]:
+    """axe's violations on each page of `paths` at `origin` that has any, by path, in the colour `scheme`."""
     violations = {}
-    for path in all_pages:
-        page.goto(host.url + path)
+    for path in paths:
+        page.goto(origin + path)
         wait_for_material(page)
         expected = "slate" if scheme == "dark" else "default"
         assert page.get_attribute("body", "data-md-color-scheme") == expected
         found = axe_violations(page)
         if found:
             violations[path or "/"] = found
+    return violations
+
+
+@pytest.mark.parametrize(("scheme", "viewport"), [("light", DESKTOP), ("dark", DESKTOP), ("light", PHONE)],
+                         ids=["light-desktop", "dark-desktop", "light-phone"])
+def test_no_wcag_aa_violation_on_any_page(browser, host, all_pages, scheme, viewport):
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run `npm ci`")
+    context, page, problems = new_page(browser, viewport, color_scheme=scheme, origin=host.url)
+    violations = violations_on_pages(page, host.url, all_pages, scheme)
     context.close()
     assert not violations, violations
     assert not problems.all(), problems.all()

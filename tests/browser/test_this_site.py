@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from browser.site_browser import AXE, DESKTOP, PHONE, new_page, site_paths, wait_for_material
-from browser.test_accessibility import axe_violations
+from browser.site_browser import AXE, DESKTOP, PHONE, new_page, site_paths
+from browser.test_accessibility import violations_on_pages
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -17,13 +17,7 @@ def test_every_page_opens_cleanly_and_passes_axe(browser, this_host, this_site_d
     pages = site_paths(this_site_dir)
     assert "" in pages, pages
     context, page, problems = new_page(browser, viewport, origin=this_host.url)
-    violations = {}
-    for path in pages:
-        page.goto(this_host.url + path)
-        wait_for_material(page)
-        found = axe_violations(page)
-        if found:
-            violations[path or "/"] = found
+    violations = violations_on_pages(page, this_host.url, pages)
     context.close()
     assert not violations, violations
     assert not problems.all(), problems.all()
