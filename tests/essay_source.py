@@ -39,9 +39,10 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
-def read_source() -> tuple[str, dict[str, list[str]]]:
-    """The title, and each section's paragraphs (list items one each), corrections applied."""
-    text = SOURCE_TEXT.read_text(encoding="utf-8")
+def read_source(path: Path = SOURCE_TEXT) -> tuple[str, dict[str, list[str]]]:
+    """The title, and each section's paragraphs (list items one each), corrections applied:
+    of the source in docs/, or of the one at `path`."""
+    text = path.read_text(encoding="utf-8")
     for wrong, right in CORRECTIONS.items():
         text = text.replace(wrong, right)
     blocks = [block for block in re.split(r"\n\s*\n", text.strip()) if block.strip()]
@@ -54,7 +55,7 @@ def read_source() -> tuple[str, dict[str, list[str]]]:
         elif block.strip() == ">":
             continue  # the source's quotation mark between the two quoted paragraphs
         elif current is None:
-            raise ValueError(f"{SOURCE_TEXT}: text before the first section: {block!r}")
+            raise ValueError(f"{path}: text before the first section: {block!r}")
         elif all(ITEM_RE.match(line) for line in block.splitlines()):
             current.extend(normalize(ITEM_RE.sub("", line)) for line in block.splitlines())
         else:

@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from conftest import ESSAY, TRANSCRIPT, attribute, build, found, selected, soup
-from essay_source import SECTIONS, cited_numbers, read_source
+from essay_source import SECTIONS, SHIPPED_SOURCE_TEXT, cited_numbers, read_source
 
 PAGES = ["index.html", *(f"{p.removesuffix('.md')}/index.html" for p in list(SECTIONS.values())[1:]),
          "note-on-the-text/index.html", "transcript/index.html"]
@@ -45,7 +45,7 @@ def test_every_page_is_built_and_the_raw_transcript_is_not_published(built_site)
 
 
 def test_every_tag_of_the_essay_became_a_link(built_site):
-    _, sections = read_source()
+    _, sections = read_source(SHIPPED_SOURCE_TEXT)
     for heading, page in SECTIONS.items():
         links = soup(built_site / section_html(page)).select("article a.msg-ref")
         assert [int(a.text.removeprefix("msg ")) for a in links] == cited_numbers(sections[heading]), page

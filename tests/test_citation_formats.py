@@ -13,7 +13,7 @@ import pytest
 from bs4 import BeautifulSoup
 from mkdocs.utils.yaml import yaml_load
 
-from conftest import ROOT, found, selected
+from conftest import ESSAY, found, selected
 from essaycite.exchange import biblatex, bibtex, bibtex_text, csl_json, ris
 from essaycite.formats import apa, chicago, downloads, message_references, mla, references, sentence_case
 from essaycite.head import dublin_core_tags, highwire_tags, json_ld, json_ld_script_text
@@ -55,7 +55,7 @@ def test_metadata_from_the_settings():
 
 
 def test_metadata_from_mkdocs_yml():
-    settings = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    settings = yaml_load((ESSAY / "mkdocs.yml").read_text(encoding="utf-8"))
     meta = essay_metadata(settings)
     assert meta.title == TITLE
     assert meta.published == datetime.date(2026, 12, 2)

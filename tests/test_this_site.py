@@ -47,9 +47,11 @@ def outside_code(page: BeautifulSoup) -> str:
 def test_every_tag_became_a_link_to_its_message_with_its_preview(this_site: Path, src: str) -> None:
     page = soup(html_of(this_site, src))
     linked = {int(str(a["href"]).rsplit("#msg-", 1)[1]) for a in page.select("a.msg-ref")}
-    assert linked == cited_in_source(src)
+    # A tag alone on its line: the whole message, set as a quotation where the tag was.
+    whole = {int(str(figure["id"]).split("-")[1]) for figure in page.select("figure.msg-snippet--full[id^=cite-]")}
+    assert linked | whole == cited_in_source(src)
     previews = {str(preview["id"]).removeprefix("msg-preview-") for preview in page.select(".msg-preview")}
-    assert previews == {str(n) for n in linked}
+    assert {str(n) for n in linked} <= previews <= {str(n) for n in linked | whole}
     assert not TAG_RE.search(outside_code(soup(html_of(this_site, src)))), "a tag left as written"
 
 
