@@ -14,7 +14,7 @@ SHIPPED_SOURCE_TEXT = ROOT / "tests" / "projects" / "silence" / "docs" / "source
 # The tests that hold the site in this repository to the shipped essay's source text.
 holds_the_shipped_essay = pytest.mark.skipif(
     not SOURCE_TEXT.is_file() or SOURCE_TEXT.read_bytes() != SHIPPED_SOURCE_TEXT.read_bytes(),
-    reason="docs/source-text.txt is not the shipped essay's source text: the site holds another essay",
+    reason="docs/ holds another essay than the one shipped (docs/source-text.txt is not its source text)",
 )
 
 # The source's section headings, and the page that carries each section.
