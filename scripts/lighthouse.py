@@ -23,7 +23,9 @@ from pathlib import Path
 
 from msgref.transcript_layout import page_src
 from sitebuild.config_file import read_config
+from sitebuild.how_to_cite import example_section
 from sitebuild.site_config import read_site_config
+from sitebuild.urls import directory_url
 from static_host import StaticHost
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,16 +137,9 @@ def key_pages(config: Path) -> dict[str, str]:
     """The pages measured, as URL paths: the title page, the essay's first section after
     it, and the transcript's first page."""
     site = read_site_config(read_config(config), str(config.parent))
-    sections = site.essay.sections if site.essay else ("index.md",)
-    essay_page = sections[1] if len(sections) > 1 else sections[0]
-    return dict(zip(PAGE_NAMES, ["", _url_path(essay_page), _url_path(page_src(site.transcript.folder, 0))],
-                    strict=True))
-
-
-def _url_path(src: str) -> str:
-    """Where MkDocs serves a page (with its default directory URLs): "a/b.md" at "a/b/"."""
-    path = src.removesuffix(".md").removesuffix("index")
-    return path if not path or path.endswith("/") else f"{path}/"
+    essay_page = example_section(site.essay.sections) if site.essay else "index.md"
+    urls = ["", directory_url(essay_page), directory_url(page_src(site.transcript.folder, 0))]
+    return dict(zip(PAGE_NAMES, urls, strict=True))
 
 
 def build_site(config: Path, destination: Path) -> Path:

@@ -37,6 +37,16 @@ def fixture_settings(name: str) -> dict[str, Any]:
     return settings
 
 
+def this_project(destination: Path) -> Path:
+    """A copy of the site in this repository, whatever essay it holds: built there, a test
+    leaves the repository as it was (a build writes CITATION.cff beside mkdocs.yml)."""
+    destination.mkdir(parents=True)
+    for part in ("hooks", "docs"):
+        shutil.copytree(ROOT / part, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "mkdocs.yml", destination / "mkdocs.yml")
+    return destination
+
+
 def author_project(name: str, destination: Path) -> Path:
     """The fixture essay `name` made into a project at `destination`, as its author would."""
     fixture = PROJECTS / name

@@ -16,7 +16,7 @@ from typing import TypeVar
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from author_project import PROJECTS, ROOT, author_project
+from author_project import PROJECTS, ROOT, author_project, this_project
 from msgref.schema import Message, MessageSource
 
 ESSAY = PROJECTS / "silence"
@@ -118,7 +118,8 @@ def public_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def this_site(tmp_path_factory) -> Path:
     """The site in this repository, whatever essay it holds, as published."""
-    return published(tmp_path_factory.mktemp("this-site"), ROOT)
+    folder = tmp_path_factory.mktemp("this-site")
+    return published(folder / "site", this_project(folder / "project"))
 
 
 @pytest.fixture

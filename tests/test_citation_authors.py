@@ -15,10 +15,10 @@ from bs4 import BeautifulSoup
 from cffconvert import Citation  # type: ignore[import-untyped]  # cffconvert ships no type hints
 
 from essaycite.authors import Author, Organisation, Person
-from essaycite.casing import sentence_case_hints
+from essaycite.casing import sentence_case, sentence_case_hints
 from essaycite.cff import citation_cff_text
 from essaycite.exchange import biblatex, bibtex, csl_item, ris
-from essaycite.formats import apa, chicago, mla, sentence_case
+from essaycite.formats import apa, chicago, mla
 from essaycite.head import dublin_core_tags, highwire_tags, json_ld
 from essaycite.metadata import EssayMetadata
 from test_citation_formats import NAMED, TITLE, parse_bibtex, parse_ris

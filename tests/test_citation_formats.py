@@ -14,8 +14,9 @@ from bs4 import BeautifulSoup
 from mkdocs.utils.yaml import yaml_load
 
 from conftest import ESSAY, found, selected
+from essaycite.casing import sentence_case
 from essaycite.exchange import biblatex, bibtex, bibtex_text, csl_json, ris
-from essaycite.formats import apa, chicago, downloads, message_references, mla, references, sentence_case
+from essaycite.formats import apa, chicago, downloads, message_references, mla, references
 from essaycite.head import dublin_core_tags, highwire_tags, json_ld, json_ld_script_text
 from essaycite.metadata import MetadataError, Part, Person
 from essaycite.work import citation_key, ordinal

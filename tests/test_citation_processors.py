@@ -15,8 +15,9 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 
 from conftest import ROOT, found, selected
 from essay_source import SECTIONS
+from essaycite.casing import sentence_case
 from essaycite.exchange import biblatex, bibtex, csl_item
-from essaycite.formats import Reference, apa, chicago, downloads, mla, sentence_case
+from essaycite.formats import Reference, apa, chicago, downloads, mla
 from essaycite.metadata import EssayMetadata, Person
 from essaycite.work import work
 from test_citation_formats import META, NAMED

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from author_project import author_project, fixture_settings
-from conftest import ESSAY, ROOT, attribute, built_cleanly, selected, soup
+from conftest import ESSAY, ROOT, attribute, build, built_cleanly, selected, soup
 from sitebuild.config_file import read_config
 from sitebuild.page_list import page_title
 
@@ -122,6 +122,14 @@ def test_a_note_on_the_text_is_listed_and_linked_when_there_is_one(tmp_path: Pat
     assert links[-2:] == ["note-on-the-text/", "transcript/"], links
     intro = selected(soup(site / "transcript" / "index.html"), "article > p")
     assert attribute(selected(intro, "a"), "href") == "../note-on-the-text/"
+
+
+def test_a_page_that_is_no_section_is_named_by_the_strict_build(tmp_path: Path) -> None:
+    project = author_project("orchestrator", tmp_path / "project")
+    (project / "docs" / "about.md").write_text("# About\n\nThe author.\n", encoding="utf-8")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1
+    assert "are not included in the \"nav\" configuration:\n  - about.md" in result.stderr
 
 
 def test_a_written_navigation_is_kept(tmp_path: Path) -> None:

@@ -30,6 +30,8 @@ def test_the_navigation_is_the_sections_then_how_to_cite_the_note_and_the_transc
     ("# The Title\n\nText.", "The Title"),
     ("Intro.\n\n# Later { #later }\n", "Later"),
     ("## Only a subheading\n", "Part two"),
+    # Not in front matter or code; a tag read as the reader sees it; brackets kept as text.
+    ("---\ntitle: T\n# a comment\n---\n```\n# code\n```\n# On [msg 12] [sic]\n", "On msg 12 \\[sic\\]"),
 ])
 def test_a_pages_title_is_its_first_level_one_heading_or_its_name(markdown_text: str, title: str) -> None:
     assert page_title(markdown_text, "more/part_two.md") == title
@@ -62,13 +64,20 @@ def test_the_contents_say_what_the_transcript_holds() -> None:
     assert "note on the text" not in cited
 
 
+def test_a_slot_shown_as_code_stays_code() -> None:
+    extension = ContentsSlot(lambda: pytest.fail("no contents are asked for"))
+    html = markdown.markdown(f"```\n{CONTENTS_SLOT}\n```\n", extensions=[extension, "fenced_code"])
+    assert "essay-contents-slot" in BeautifulSoup(html, "html.parser").get_text()
+
+
 def test_a_page_without_the_slot_is_left_as_it_is() -> None:
     extension = ContentsSlot(lambda: pytest.fail("no contents are asked for"))
     assert markdown.markdown("Text.", extensions=[extension]) == "<p>Text.</p>"
 
 
 def how_to_cite(**changed: bool) -> str:
-    options = {"signed": True, "anchors_paragraphs": True, "cites_messages": True, "has_note": False, **changed}
+    options = {"signed": True, "anchors_paragraphs": True, "cites_messages": True, "has_note": False, "pdf": False,
+               **changed}
     return how_to_cite_markdown("part-one.md", transcript_start="transcript/index.md", **options)
 
 
@@ -82,6 +91,7 @@ def test_how_to_cite_offers_only_what_the_essay_has() -> None:
     assert "names no author" in how_to_cite(signed=False) and "names no author" not in whole
     assert "[note on the text](note-on-the-text.md)" in how_to_cite(has_note=True)
     assert "note on the text" not in whole
+    assert "a PDF of the whole essay" in how_to_cite(pdf=True) and "PDF" not in whole
 
 
 def records(*described: int) -> MemoryTranscript:

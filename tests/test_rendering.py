@@ -4,8 +4,10 @@ here; `test_whole_session_build` compares them with a worker's)."""
 from __future__ import annotations
 
 import logging
-import shutil
+import os
 from pathlib import Path
+
+from mkdocs.utils import clean_directory
 
 from msgref.transcript_entries import page_entries
 from msgref.transcript_layout import TranscriptLayout
@@ -83,18 +85,23 @@ def test_the_whole_texts_set_aside_before_the_site_is_emptied_are_taken_back(tmp
     site = tmp_path / "site"
     texts = {n: str(site / layout.text_file_src(n)) for n in layout.text_file_numbers()}
     rendering_of(layout, texts, kept, kept_texts).finish()
+    written = {n: os.stat(path).st_ino for n, path in texts.items()}
     folder = site / "transcript" / "messages"
-    kept_texts.set_aside(str(folder), beside=str(tmp_path))
-    assert not folder.exists() and len(list(tmp_path.glob(".set-aside-*"))) == 1
-    shutil.rmtree(site)  # as the generator empties the site's folder
+    kept_texts.set_aside(str(folder), str(site))
+    clean_directory(str(site))  # as MkDocs empties the site's folder: hidden entries stay
+    assert not folder.exists() and len(list(site.glob(".essay-site-set-aside-*"))) == 1
 
     again = TranscriptLayout(layout.transcript, TranscriptSettings(messages_per_page=10, context=None), ())
     rendering_of(again, texts, kept, kept_texts).finish()
+    assert {n: os.stat(path).st_ino for n, path in texts.items()} == written  # moved back, not written again
     assert all(Path(path).read_text(encoding="utf-8") == LONG for path in texts.values())
-    assert not list(tmp_path.glob(".set-aside-*"))
+    assert not list(site.glob(".essay-site-set-aside-*"))
 
-    # A build that makes its pages anew removes what was set aside, and writes the texts itself.
-    kept_texts.set_aside(str(folder), beside=str(tmp_path))
-    rendering_of(layout_of(40, 20), texts, kept, kept_texts).finish()
-    assert not list(tmp_path.glob(".set-aside-*"))
+    # A build that makes its pages anew removes what was set aside, writes the texts itself,
+    # and keeps nothing of the last build until it has made every page.
+    kept_texts.set_aside(str(folder), str(site))
+    anew = rendering_of(layout_of(40, 20), texts, kept, kept_texts)
+    assert not list(site.glob(".essay-site-set-aside-*")) and not kept.holds_any()
+    anew.finish()
+    assert kept.holds_any()
     assert all(Path(path).read_text(encoding="utf-8") == LONG for path in texts.values())

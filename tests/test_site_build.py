@@ -9,7 +9,7 @@ from typing import cast
 import markdown
 from bs4 import BeautifulSoup
 
-from conftest import ESSAY, found, selected
+from conftest import ESSAY, copy_project, found, selected
 from msgref.snippets import to_html
 from msgref.transcript_layout import TranscriptLayout
 from sitebuild.build import SiteBuild
@@ -37,9 +37,10 @@ def test_relative_urls_between_pages_and_files():
     assert relative_url("context.html", "transcript/index.html") == "../context.html"
 
 
-def test_the_build_runs_with_python_markdown_alone(caplog):
-    config = read_config(ESSAY / "mkdocs.yml")
-    docs = ESSAY / "docs"
+def test_the_build_runs_with_python_markdown_alone(caplog, tmp_path):
+    project = copy_project(tmp_path / "project")  # the build writes CITATION.cff beside its settings
+    config = read_config(project / "mkdocs.yml")
+    docs = project / "docs"
     pages = {str(path.relative_to(docs)): path.read_text(encoding="utf-8") for path in sorted(docs.rglob("*.md"))}
     made: dict[str, GeneratedFile] = {}
 
@@ -47,7 +48,7 @@ def test_the_build_runs_with_python_markdown_alone(caplog):
         made.update((file.src, file) for file in files)
         return SimpleNamespace(url=lambda src: url_of(src) if src in pages or src in made else None)
 
-    build = SiteBuild(read_site_config(config, str(ESSAY)), pages, add, logging.getLogger("test"))
+    build = SiteBuild(read_site_config(config, str(project)), pages, add, logging.getLogger("test"))
     assert {"transcript/index.md", "print.md"} <= set(made)
     assert made["transcript/index.md"].in_nav and not made["print.md"].in_nav
     names, options = [], {}

@@ -12,14 +12,17 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import ROOT, soup
+from essaycite.source import lines_outside_code
 from msgref.tags import TAG_RE
 from msgref.transcript import load_transcript
 from sitebuild.config_file import read_config
 from sitebuild.site_config import SiteConfig, read_site_config
+from sitebuild.urls import directory_url
 
 SITE = read_site_config(read_config(ROOT / "mkdocs.yml"), str(ROOT))
 DOCS = ROOT / SITE.docs_dir
-CODE_RE = re.compile(r"^\s*(```|~~~).*?^\s*\1|`[^`\n]*`", re.MULTILINE | re.DOTALL)
+INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
+ESCAPED_TAG_RE = re.compile(r"\\\[msg \d+\]")  # `\[msg N]` shows the text, with no link
 
 
 def essay_pages(site: SiteConfig) -> list[str]:
@@ -27,13 +30,13 @@ def essay_pages(site: SiteConfig) -> list[str]:
 
 
 def html_of(built: Path, src: str) -> Path:
-    stem = src.removesuffix(".md")
-    return built / (f"{stem}.html" if stem.endswith("index") else f"{stem}/index.html")
+    return built / directory_url(src) / "index.html"
 
 
 def cited_in_source(src: str) -> set[int]:
-    """The messages a page's Markdown cites, outside code."""
-    return {int(n) for n in TAG_RE.findall(CODE_RE.sub("", (DOCS / src).read_text(encoding="utf-8")))}
+    """The messages a page's Markdown cites, outside fenced and inline code."""
+    prose = "\n".join(lines_outside_code((DOCS / src).read_text(encoding="utf-8")))
+    return {int(n) for n in TAG_RE.findall(ESCAPED_TAG_RE.sub("", INLINE_CODE_RE.sub("", prose)))}
 
 
 def outside_code(page: BeautifulSoup) -> str:

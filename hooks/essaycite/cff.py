@@ -23,8 +23,8 @@ from .metadata import Author, EssayMetadata, Person
 
 HEADER = """\
 # How to cite this repository, the source of the essay's site.
-# Written from mkdocs.yml by the site's build: edit mkdocs.yml (site_name,
-# site_description, site_author or extra.essay.authors, extra.essay), not this file.
+# Written from mkdocs.yml by the site's build: edit mkdocs.yml (site_description,
+# site_author or extra.essay.authors, extra.essay), not this file.
 """
 UNSIGNED = "# The essay is unsigned: its one author is a person whose name is not given, `{}`.\n"
 MESSAGE = ("If you use or refer to this work, please cite the essay as given under preferred-citation; "

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from . import exchange
-from .casing import sentence_case as sentence_case  # where the tests and the build find it
+from .casing import sentence_case
 from .metadata import Author, EssayMetadata, Part, Person
 from .work import ordinal, work
 

@@ -24,3 +24,9 @@ def in_fenced_code(lines: list[str]) -> list[bool]:
             fence = opening.group(1)
         flags.append(bool(opening))
     return flags
+
+
+def lines_outside_code(markdown: str) -> list[str]:
+    """The lines of a page's Markdown that are not fenced code."""
+    lines = markdown.split("\n")
+    return [line for line, in_code in zip(lines, in_fenced_code(lines), strict=True) if not in_code]

@@ -81,23 +81,27 @@ class LastMade(Generic[Made]):
     def holds_any(self) -> bool:
         return self._kept is not None
 
+    def forget(self) -> None:
+        self._kept = None
+
 
 class SetAside:
     """A folder of the built site that a build may take as the last one left it: moved
-    out of the site's folder before the generator empties it (`set_aside`), and moved
-    back (`take_back`) or removed (`drop`) once the build knows whether it can."""
+    out of the generator's way before it empties the site's folder (`set_aside`), and
+    moved back (`take_back`) or removed (`drop`) once the build knows whether it can."""
 
     def __init__(self) -> None:
-        self._holder: str | None = None  # a folder beside the site's, holding the one set aside
+        self._holder: str | None = None  # a hidden folder in the site's, holding the one set aside
 
-    def set_aside(self, folder: str, beside: str) -> None:
-        """Move `folder`, if it is there, into a new folder in `beside` (on the same disk)."""
+    def set_aside(self, folder: str, site_dir: str) -> None:
+        """Move `folder`, if it is there, into a new hidden folder of `site_dir`, which
+        MkDocs leaves alone when it empties the site's folder, as it never writes one."""
         self.drop()
         if not os.path.isdir(folder):
             return
         holder = None
         try:
-            holder = tempfile.mkdtemp(prefix=".set-aside-", dir=beside)
+            holder = tempfile.mkdtemp(prefix=".essay-site-set-aside-", dir=site_dir)
             os.rename(folder, os.path.join(holder, "folder"))
         except OSError:  # nothing is lost: the build makes the folder again
             if holder is not None:

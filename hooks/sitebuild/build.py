@@ -28,7 +28,7 @@ from essaycite.casing import sentence_case_hints
 from essaycite.cff import citation_cff_text, what_differs
 from essaycite.metadata import MetadataError
 from essaycite.paragraphs import ParagraphLinks
-from essaycite.source import ID_LINE_RE
+from essaycite.source import ID_LINE_RE, lines_outside_code
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgref.redact import Redactor
@@ -43,7 +43,7 @@ from .citation_links import PREVIEWS_SLOT, CitationLinks
 from .citing import APPENDIX_SLOT, CitableEssay, PageHead, cite_as_block
 from .files import replaced_when_done
 from .generated import GeneratedFile, WrittenFile, print_page, transcript_pages, whole_texts
-from .how_to_cite import how_to_cite_markdown
+from .how_to_cite import example_section, how_to_cite_markdown
 from .page_list import ContentsSlot, page_title, transcript_scope
 from .records import Heading, PageOutline, PageRecords
 from .rendering import TranscriptRendering
@@ -81,7 +81,7 @@ class SiteBuild:
         self.page_list = site.page_list(has_note)
         self._titles = {src: page_title(pages.get(src, ""), src) for src in site.essay.sections} if site.essay else {}
         texts = whole_texts(self.layout, site.site_dir)
-        added: list[GeneratedFile | WrittenFile] = [*self._essay_pages(pages, bool(cited)),
+        added: list[GeneratedFile | WrittenFile] = [*self._essay_pages(pages),
                                                     *transcript_pages(self.layout, has_note),
                                                     *texts.values()]
         self.pages = add_files(added)
@@ -193,8 +193,7 @@ class SiteBuild:
         of this process wrote there and this one may take as it is (the whole texts of long
         messages) is set aside."""
         if KEPT_PAGES.holds_any():
-            texts = os.path.join(site.site_dir, text_folder(site.transcript.folder))
-            KEPT_TEXTS.set_aside(texts, beside=os.path.dirname(os.path.abspath(site.site_dir)))
+            KEPT_TEXTS.set_aside(os.path.join(site.site_dir, text_folder(site.transcript.folder)), site.site_dir)
 
     @staticmethod
     def failed() -> None:
@@ -237,19 +236,19 @@ class SiteBuild:
             log.debug("Parsed transcript %s: %d messages", settings.source, len(transcript))
         return transcript
 
-    def _essay_pages(self, pages: Mapping[str, str], cites_messages: bool) -> list[GeneratedFile]:
+    def _essay_pages(self, pages: Mapping[str, str]) -> list[GeneratedFile]:
         """The whole essay on one page, and the "How to cite" page when the author wrote none."""
         essay = self.site.essay
         if essay is None:
             return []
         made = [print_page(essay.sections, pages, cite_as_block(essay.meta), APPENDIX_SLOT)]
         if HOW_TO_CITE_PAGE not in pages:
-            example = essay.sections[1] if len(essay.sections) > 1 else essay.sections[0]
-            anchored = any(ID_LINE_RE.match(line) for src in essay.sections for line in pages[src].splitlines())
-            markdown = how_to_cite_markdown(example, signed=bool(essay.meta.authors),
-                                            anchors_paragraphs=anchored, cites_messages=cites_messages,
+            lines = [line for src in essay.sections for line in lines_outside_code(pages[src])]
+            markdown = how_to_cite_markdown(example_section(essay.sections), signed=bool(essay.meta.authors),
+                                            anchors_paragraphs=any(ID_LINE_RE.match(line) for line in lines),
+                                            cites_messages=bool(cited_numbers(lines)),
                                             transcript_start=self.layout.page_src(0),
-                                            has_note=NOTE_ON_THE_TEXT in pages)
+                                            has_note=NOTE_ON_THE_TEXT in pages, pdf=essay.settings.pdf is not None)
             made.append(GeneratedFile(HOW_TO_CITE_PAGE, markdown, in_nav=True))
         return made
 
@@ -274,8 +273,9 @@ class SiteBuild:
         try:
             with replaced_when_done(path) as temporary, open(temporary, "w", encoding="utf-8") as file:
                 file.write(text)
-        except OSError as error:
-            raise PageError(f"{CITATION_FILE}: cannot be written: {error.strerror}") from None
+        except OSError as error:  # a checkout that cannot be written: the site is built all the same
+            self.log.warning("%s: cannot be written from mkdocs.yml (%s: %s)", CITATION_FILE, reason, error.strerror)
+            return
         self.log.info("%s written from mkdocs.yml: %s", CITATION_FILE, reason)
 
     def _record_paragraphs(self, ids: list[str]) -> None:

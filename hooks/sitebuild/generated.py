@@ -18,6 +18,7 @@ from essaycite.whole_essay import whole_essay_markdown
 from msgref.transcript_layout import TranscriptLayout
 from msgref.transcript_pages import page_markdown
 
+from .page_list import transcript_scope
 from .settings import SettingsError
 from .site_pages import NOTE_ON_THE_TEXT, PRINT_PAGE
 
@@ -55,12 +56,10 @@ def transcript_intro(layout: TranscriptLayout, note_link: str | None) -> str:
     """What the transcript pages show, and how: descriptions are mentioned only where
     some are shown."""
     described = any(layout.src_of(n) is not None for n in layout.transcript.described)
-    if layout.context is None:  # `all`: the transcript file is the whole session
-        scope = "Every message of the session."
-    elif described:
-        scope = "The messages of the session that the essay cites, as far as the essay shows them."
-    else:
-        scope = "The messages of the session that the essay cites."
+    scope = transcript_scope(shows_all=layout.context is None)  # `all`: the transcript is the whole session
+    if described and layout.context is not None:
+        scope += ", as far as the essay shows them"
+    scope = f"{scope[0].upper()}{scope[1:]}."
     how = ("A message the essay quotes is shown word for word; a message it only describes is shown as the "
            "essay's description, marked as such." if described else "Each is shown word for word.")
     note = f" See the [note on the text]({note_link})." if note_link else ""

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 from .site_pages import NOTE_ON_THE_TEXT
 
-FIRST_PARAGRAPH = "first paragraph"  # slot: the first paragraph of the example section
+FIRST_PARAGRAPH = "first paragraph"  # slot: the essay's first paragraph with an anchor
 FIRST_MESSAGE = "first message"  # slot: the first message the essay cites, in reading order
 
 
-def how_to_cite_markdown(example_section: str, *, signed: bool, anchors_paragraphs: bool, cites_messages: bool,
-                         transcript_start: str, has_note: bool) -> str:
-    """The page's Markdown, its examples from `example_section` (a page of the essay).
+def example_section(sections: tuple[str, ...]) -> str:
+    """The section that shows how a section is cited: the first after the home page, whose
+    section is only its first heading; the home page if it is the only one."""
+    return sections[1] if len(sections) > 1 else sections[0]
+
+
+def how_to_cite_markdown(example: str, *, signed: bool, anchors_paragraphs: bool, cites_messages: bool,
+                         transcript_start: str, has_note: bool, pdf: bool) -> str:
+    """The page's Markdown, its section example `example` (a page of the essay).
     The page is at the top of the docs folder: its links are the pages' source paths."""
     unsigned = "" if signed else " The essay names no author; each style's rule for a work without one is followed."
     parts = [
@@ -26,18 +32,18 @@ def how_to_cite_markdown(example_section: str, *, signed: bool, anchors_paragrap
         "## The whole essay",
         _slot("essay"),
         "The downloads under the citations give the same details for a reference manager (BibTeX, RIS and "
-        "CSL-JSON).",
+        "CSL-JSON)" + (", and a PDF of the whole essay with its citation on the first page." if pdf else "."),
         "## A section",
         "Each page of the essay is one of its sections. At the end of every section, **Cite this section** "
         "gives the citation of that section in each style, with the section's own address. For example:",
-        _slot(example_section),
+        _slot(example),
     ]
     if anchors_paragraphs:
         parts += [
             "## A paragraph",
-            "Every paragraph has an anchor that stays the same when the text around it changes. Move the "
-            "pointer over a paragraph, or reach it with the keyboard, and its mark appears at its end: **¶ 4** is "
-            "the fourth paragraph of the page. One click on the mark copies the paragraph's address. Cite the "
+            "A paragraph's anchor stays the same when the text around it changes. Move the pointer over a "
+            "paragraph, or reach it with the keyboard, and its mark appears at its end: **¶ 4** is the fourth "
+            "paragraph of the page. One click on the mark copies the paragraph's address. Cite the "
             "section, add the paragraph number the way the style does (\"para. 2\" in APA, \"par. 2\" in MLA), "
             "and give the paragraph's address. For example:",
             _slot(FIRST_PARAGRAPH),

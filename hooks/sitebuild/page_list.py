@@ -18,12 +18,16 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 
+from essaycite.source import in_fenced_code, lines_outside_code
+from msgref.tags import TAG_RE
+
 from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE
 
 CONTENTS_SLOT = '<div class="essay-contents-slot"></div>'
-# A page's title as Markdown writes it: its first level-one heading, without an
-# attribute list such as `{ #id }`.
-_TITLE_RE = re.compile(r"^#[ \t]+(.+?)[ \t]*(?:\{[^}\n]*\})?[ \t]*#*[ \t]*$", re.MULTILINE)
+# A page's title as Markdown writes it: a level-one heading, without an attribute list
+# such as `{ #id }`.
+_TITLE_RE = re.compile(r"^#[ \t]+(.+?)[ \t]*(?:\{[^}\n]*\})?[ \t]*#*[ \t]*$")
+_FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n.*?^(?:---|\.\.\.)[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -66,10 +70,12 @@ def transcript_scope(shows_all: bool) -> str:
 
 
 def page_title(markdown: str, src: str) -> str:
-    """A page's title: its first level-one heading, or else its file's name as words."""
-    found = _TITLE_RE.search(markdown)
-    if found:
-        return found.group(1)
+    """A page's title as the text of a link to it: its first level-one heading outside
+    front matter and code, a tag in it as the words the reader sees ("msg 12"), or else
+    its file's name as words."""
+    for line in lines_outside_code(_FRONT_MATTER_RE.sub("", markdown, count=1)):
+        if found := _TITLE_RE.match(line):
+            return re.sub(r"([\[\]])", r"\\\1", TAG_RE.sub(r"msg \1", found.group(1)))
     name = posixpath.splitext(posixpath.basename(src))[0]
     return name.replace("-", " ").replace("_", " ").capitalize()
 
@@ -95,5 +101,9 @@ class _ContentsLines(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         if not any(line.strip() == CONTENTS_SLOT for line in lines):
             return lines
+        slots = [line.strip() == CONTENTS_SLOT and not in_code
+                 for line, in_code in zip(lines, in_fenced_code(lines), strict=True)]
+        if not any(slots):  # shown as code, as an example
+            return lines
         contents = self._contents_of().split("\n")
-        return [part for line in lines for part in (contents if line.strip() == CONTENTS_SLOT else [line])]
+        return [part for line, slot in zip(lines, slots, strict=True) for part in (contents if slot else [line])]

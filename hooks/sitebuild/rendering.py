@@ -67,6 +67,8 @@ class TranscriptRendering:
             self._pages: MadeByIndex[_Made] | _MadeBefore = _MadeBefore(made_before)
             log.debug("Transcript pages: as the last build made them")
             return
+        # Until this build has made every page, nothing of the last one is to be taken.
+        kept.forget()
         kept_texts.drop()
         # Each whole text's file is there at once, empty until its page is made: the
         # generator, told that the file is where it is to be, leaves it alone.

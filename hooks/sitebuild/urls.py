@@ -12,3 +12,10 @@ def relative_url(target: str, base: str) -> str:
     folder = base if base.endswith("/") or not base else posixpath.dirname(base)
     link = posixpath.relpath("/" + target, "/" + folder)
     return link + "/" if target.endswith("/") and not link.endswith("/") else link
+
+
+def directory_url(src: str) -> str:
+    """Where a generator with directory URLs (MkDocs' default) serves page `src`:
+    "a/b.md" at "a/b/", "a/index.md" at "a/", "index.md" at ""."""
+    stem = src.removesuffix(".md")
+    return stem.removesuffix("index") if stem == "index" or stem.endswith("/index") else stem + "/"

@@ -26,6 +26,7 @@ from browser.site_browser import (
     essay_project,
     new_page,
     site_paths,
+    this_project_copy,
 )
 from static_host import StaticHost
 
@@ -56,7 +57,7 @@ def offline_site_dir(output_dir, essay_dir) -> Path:
 @pytest.fixture(scope="session")
 def this_site_dir(output_dir) -> Path:
     """The site in this repository, as published."""
-    return add_essay_pdf(build_site(output_dir / "this-site"))
+    return add_essay_pdf(build_site(output_dir / "this-site", this_project_copy(output_dir / "this-project")))
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Response, ViewportSize
 
-from author_project import author_project
+from author_project import author_project, this_project
 from conftest import ESSAY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +35,8 @@ TIMEOUT_MS = 15_000
 KEY_PAGES = {"title": "", "essay": "context/", "transcript": "transcript/"}
 
 
-def build_site(destination: Path, project: Path = ROOT, **env_extra: str) -> Path:
-    """`project` (by default the site in this repository) built into `destination`."""
+def build_site(destination: Path, project: Path, **env_extra: str) -> Path:
+    """`project` built into `destination`."""
     if destination.exists():
         shutil.rmtree(destination)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env_extra}
@@ -54,6 +54,13 @@ def essay_project(destination: Path) -> Path:
     if destination.exists():
         shutil.rmtree(destination)
     return author_project(ESSAY.name, destination)
+
+
+def this_project_copy(destination: Path) -> Path:
+    """A fresh copy of the site in this repository (see tests/author_project.py)."""
+    if destination.exists():
+        shutil.rmtree(destination)
+    return this_project(destination)
 
 
 def add_essay_pdf(site: Path) -> Path:
