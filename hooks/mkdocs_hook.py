@@ -8,6 +8,7 @@ between MkDocs' objects and the build's.
 from __future__ import annotations
 
 import functools
+import html
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ from mkdocs.structure.toc import AnchorLink
 
 from sitebuild.build import PROBLEMS, SiteBuild
 from sitebuild.generated import GeneratedFile, WrittenFile
+from sitebuild.settings import check_site_text
 from sitebuild.site_config import read_site_config
 from sitebuild.site_pages import NOTE_ON_THE_TEXT
 
@@ -52,9 +54,11 @@ def _reported(event: Callable[Params, Result]) -> Callable[Params, Result]:
 
 @_reported
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    check_site_text(config)  # a site that is no essay writes them too, and reads no essay's metadata
     site = read_site_config(config, _project_dir(config))  # a bad setting stops the build here, before any page
     if site.essay and not config.copyright:
-        config.copyright = site.essay.meta.imprint
+        # The theme writes copyright as HTML: the imprint is text, an author's name included.
+        config.copyright = html.escape(site.essay.meta.imprint)
     pages = site.page_list(has_note=os.path.isfile(os.path.join(site.project_dir, site.docs_dir, NOTE_ON_THE_TEXT)))
     if pages and config.nav is None:
         config.nav = pages.nav()  # the essay's sections, then the site's other pages
@@ -71,6 +75,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     site = read_site_config(config, _project_dir(config))
     for raw in [file for file in files if file.abs_src_path and os.path.abspath(file.abs_src_path) == site.source_path]:
         files.remove(raw)  # the raw transcript is an input, not a page or asset
+    _check_links(files, site.project_dir)
 
     def add(made: Sequence[GeneratedFile | WrittenFile]) -> _Addresses:
         _add(files, config, made)
@@ -80,6 +85,25 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     build = SiteBuild(site, pages, add, log, fatal=PluginError)
     config.markdown_extensions.extend(build.markdown_extensions(config.markdown_extensions))
     return files
+
+
+def _check_links(files: Files, project_dir: str) -> None:
+    """Stop the build at a file of the site's folder that a symbolic link (to it, or to a
+    folder above it) leads out of the project, or to nothing. MkDocs publishes what a link
+    leads to: a link to a file outside the project, made by mistake or by someone else,
+    would publish that file. The build stops rather than leaving the file out with a
+    warning: a build that is not strict, as `mkdocs serve` is, would go on without it."""
+    project = os.path.realpath(project_dir)
+    for file in files:
+        if file.generated_by or not file.abs_src_path:
+            continue
+        target = os.path.realpath(file.abs_src_path)
+        if target == file.abs_src_path or (target.startswith(project + os.sep) and os.path.exists(target)):
+            continue  # no link on the way, or one within the project
+        name = os.path.relpath(file.abs_src_path, project_dir)
+        if not os.path.exists(target):
+            raise PluginError(f"{name}: a symbolic link to {target}, which does not exist")
+        raise PluginError(f"{name}: a symbolic link to {target}, outside the project folder: copy the file in instead")
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:

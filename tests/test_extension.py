@@ -256,3 +256,26 @@ def test_a_page_records_the_messages_it_links_to_once_each_in_order(convert):
     markdown.Markdown(extensions=[convert.extension]).convert("[msg 1]")
     assert convert.citations.linked_from("print.md") == [1]
     assert [c.page for c in convert.citations.of_message(1)] == ["essay.md"]
+
+
+def test_many_tags_on_one_page_are_each_placed_beside_their_own_block(convert):
+    count = 400
+    groups = [f"Paragraph {i} ([msg 1]).\n\n[msg 4]\n\n- item {i} [msg 2]\n\nQuoted {i} ([msg 4]):\n\n> {'word ' * 200}"
+              for i in range(count)]
+    page = convert("\n\n".join(groups) + '\n\nAt the end <a href="x">[msg 1]</a> and [msg 2].')
+    blocks = page.find_all(recursive=False)
+    shape = ["p", "div", "figure", "ul", "p", "blockquote"]  # the quoted message gets no snippet
+    assert [block.name for block in blocks] == shape * count + ["p", "div"]
+    for i in range(count):
+        paragraph, shown, quote, items, quoted, _ = blocks[i * 6 : i * 6 + 6]
+        suffix = "" if i == 0 else f"-{i + 1}"
+        assert paragraph.text == f"Paragraph {i} (msg 1)." and paragraph.a["id"] == f"cite-1{suffix}"
+        assert [a.text for a in shown.select("figcaption a")] == ["Message 1"]
+        assert quote["id"] == ("cite-4" if i == 0 else f"cite-4-{2 * i + 1}") and "msg-snippet--full" in quote["class"]
+        assert items.li.a["id"] == f"cite-2{suffix}"
+        assert items.li.select_one(".msg-snippets figcaption a").text == "Message 2"
+        assert quoted.a["id"] == f"cite-4-{2 * i + 2}"
+    last, shown = blocks[-2:]
+    # The tag in a link of raw HTML stays as written.
+    assert [a["id"] for a in last.select("a.msg-ref")] == [f"cite-2-{count + 1}"]
+    assert "[msg 1]" in last.text and [a.text for a in shown.select("figcaption a")] == ["Message 2"]

@@ -88,3 +88,40 @@ def test_the_file_is_read_again_by_the_next_build_only_when_it_changes(tmp_path)
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     again, reused = kept.read(str(path), "t.jsonl", None, lambda n, kinds: None)
     assert not reused and again.numbers == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("null", "t.jsonl:2: expected a JSON object, found null"),
+        ('{"n": 9001, "n": 9002, "speaker": "user", "provenance": "verbatim", "text": "x"}',
+         "t.jsonl:2: the key 'n' appears twice in one object"),
+        ('{"n": 2, "speaker": "user", "provenance": "verbatim", "text": "x", "text" : "y"}',
+         "t.jsonl:2: the key 'text' appears twice in one object"),
+        ('{"n": 2, "speaker": "user", "provenance": "verbatim", "\\u0074ext": "x", "text": "y"}',
+         "t.jsonl:2: the key 'text' appears twice in one object"),
+        ('{"n": 2, "speaker": "user", "provenance": "verbatim", "text": "say \\"hi\\"", "n": 3}',
+         "t.jsonl:2: the key 'n' appears twice in one object"),
+        ('{"n": 2, "speaker": "tool", "provenance": "verbatim", "text": "", "tool_name": "Bash",'
+         ' "tool_input": {"command": "ls", "command": "rm"}}',
+         "t.jsonl:2: the key 'command' appears twice in one object"),
+        ('{"n": 2, "speaker": "user", "provenance": "verbatim", "text": "' + "x" * 60_000 + '", "n": 3}',
+         "t.jsonl:2: the key 'n' appears twice in one object"),
+    ],
+)
+def test_a_null_line_or_a_repeated_key_is_named_by_file_and_line(tmp_path, line, expected):
+    assert error_of(tmp_path, message(1), line) == expected
+
+
+def test_quotes_within_strings_are_no_repeated_keys(tmp_path):
+    transcript = read(
+        tmp_path,
+        message(1, text='say "hi"', thinking='a \\u0022 quote'),
+        '{"n": 2, "speaker": "tool", "provenance": "verbatim", "text": "\\u0022x\\u0022", "tool_name": "Bash",'
+        ' "tool_input": {"command": "echo \\"a\\": 1", "args": ["a", {"b": null}]}}',
+        message(3, provenance="described", described_with=[1], text="{\"n\": 4}"),
+    )
+    assert message_in(transcript, 1).text == 'say "hi"'
+    assert message_in(transcript, 2).text == '"x"'
+    assert message_in(transcript, 2).tool_input == {"command": 'echo "a": 1', "args": ["a", {"b": None}]}
+    assert transcript.numbers == [1, 2, 3]

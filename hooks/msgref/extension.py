@@ -8,6 +8,7 @@ render as prose.
 from __future__ import annotations
 
 import html
+import itertools
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Sequence
@@ -126,6 +127,17 @@ class TagPattern(InlineProcessor):
         super().__init__(tags.MARKED_TAG_RE, md)
         self.extension = extension
         self.found = found
+        self._raw_read: tuple[object, int, bool] = (None, 0, False)  # stash, blocks read, a link among them
+
+    def _has_raw_link(self) -> bool:
+        """Whether the page's raw HTML so far holds a link's tag; each stashed block read once."""
+        stash = self.md.htmlStash.rawHtmlBlocks  # a new list for each page
+        seen, read, found = self._raw_read
+        if seen is not stash:
+            read, found = 0, False
+        found = found or any(isinstance(raw, str) and _RAW_LINK_RE.search(raw) for raw in stash[read:])
+        self._raw_read = (stash, len(stash), found)
+        return found
 
     # Python-Markdown's InlineProcessor takes the text too, unlike the Pattern it derives from.
     def handleMatch(self, m: re.Match[str], data: str) -> _Replacement:  # type: ignore[override]
@@ -144,6 +156,8 @@ class TagPattern(InlineProcessor):
 
     def _in_raw_link(self, before: str) -> bool:
         """True if `before` opens a link of raw HTML (`<a href=…>`) that it does not close."""
+        if not self._has_raw_link():
+            return False  # the common case, at once: reading `before` for each tag is quadratic
         depth = 0
         for placeholder in HTML_PLACEHOLDER_RE.finditer(self.unescape(before)):
             raw = self.md.htmlStash.rawHtmlBlocks[int(placeholder.group(1))]
@@ -198,14 +212,27 @@ class SnippetPlacer(Treeprocessor):
             link.set("id", anchor)
             if not page.derived:
                 self.extension.build.citations.record(Citation(message.n, page.src, anchor, excerpts[block]))
+        # Quotes and snippets are put in place at the end, each parent's children in one
+        # pass: finding each block among its siblings made a page's time grow with the
+        # square of its tags.
+        following = {child: after for parent in dict.fromkeys(parents[block] for block in by_block)
+                     for child, after in itertools.pairwise(parent)}
+        replaced: dict[etree.Element, etree.Element] = {}
+        added: dict[etree.Element, etree.Element] = {}
         for block, citations in by_block.items():
             if _is_alone(block, citations):
-                self._replace_with_quote(block, parents[block], *citations[0])
-            else:
-                self._add_snippets(block, parents[block], citations)
+                replaced[block] = self._quote(block, *citations[0])
+            elif (shown := self._snippets(block, following.get(block), citations)) is not None:
+                if block.tag in CONTAINER_TAGS:
+                    block.append(shown)
+                else:
+                    added[block] = shown
+        for parent in dict.fromkeys(parents[block] for block in (*replaced, *added)):
+            parent[:] = [element for child in parent
+                         for element in (replaced.get(child, child), added.get(child)) if element is not None]
 
-    def _replace_with_quote(self, block: etree.Element, parent: etree.Element, link: etree.Element,
-                            message: Message) -> None:
+    def _quote(self, block: etree.Element, link: etree.Element, message: Message) -> etree.Element:
+        """The block quote of the whole message that stands for `block`, a tag alone."""
         shown, cut_note = self.extension.build.shown_whole(message, self.extension.build.page.src)
         quote = snippets.snippet(shown, link.get("href", ""), full=True)
         if cut_note is not None:
@@ -218,13 +245,16 @@ class SnippetPlacer(Treeprocessor):
             quote.set("id", citation)
         quote.set("class", quote.get("class", "") + " msg-snippet--full")
         quote.tail = block.tail
-        parent[list(parent).index(block)] = quote
+        return quote
 
-    def _add_snippets(self, block: etree.Element, parent: etree.Element, citations: _Found) -> None:
+    def _snippets(self, block: etree.Element, following: etree.Element | None,
+                  citations: _Found) -> etree.Element | None:
+        """The snippets of the messages `block` cites, to show beside it, if any is shown.
+        `following` is the block's next sibling."""
         shown = etree.Element("div", {"class": "msg-snippets"})
         cited = {message.n: (message, link.get("href", "")) for link, message in citations}
         paragraph = _plain_text(block, self.md.htmlStash.rawHtmlBlocks)
-        beside = _words(paragraph) + "\n" + _words(self._quotation_after(block, parent))
+        beside = _words(paragraph) + "\n" + _words(self._quotation(following))
         # Nothing shown twice: a message whose text the reader has just read, in the citing
         # paragraph or in the quotation after it, gets no snippet; its link still leads to it.
         done = {n for n, (message, _) in cited.items() if (text := _words(message.text)) and text in beside}
@@ -243,17 +273,10 @@ class SnippetPlacer(Treeprocessor):
             # first end tag of its name, so the <div> around them would end too soon.
             figure.attrib.update(snippets.NOT_SEARCHED)
             shown.append(figure)
-        if not len(shown):
-            return
-        if block.tag in CONTAINER_TAGS:
-            block.append(shown)
-        else:
-            parent.insert(list(parent).index(block) + 1, shown)
+        return shown if len(shown) else None
 
-    def _quotation_after(self, block: etree.Element, parent: etree.Element) -> str:
-        """The text of the quotation that follows `block`, if one does."""
-        siblings = list(parent)
-        following = siblings[siblings.index(block) + 1] if siblings.index(block) + 1 < len(siblings) else None
+    def _quotation(self, following: etree.Element | None) -> str:
+        """The text of `following` if it is a quotation."""
         if following is None or following.tag != "blockquote":
             return ""
         return _plain_text(following, self.md.htmlStash.rawHtmlBlocks)

@@ -22,6 +22,7 @@ from msgref.transcript_pages import cited_messages
 from .generated import GeneratedFile
 from .how_to_cite import FIRST_MESSAGE, FIRST_PARAGRAPH
 from .records import PageRecords
+from .settings import is_address
 from .site_config import Essay
 from .site_pages import DOWNLOADS_FOLDER, HOW_TO_CITE_PAGE, PRINT_PAGE, PageError, SitePages
 from .urls import relative_url
@@ -148,7 +149,7 @@ class CitableEssay:
         found = [(f"{download.label} (whole essay)", href(f"{DOWNLOADS_FOLDER}/{download.filename}"))
                  for download in downloads(self.meta)]
         if self.pdf:
-            found.append(("PDF", href(self.pdf)))
+            found.append(("PDF", self.pdf if is_address(self.pdf) else href(self.pdf)))
         if src != HOW_TO_CITE_PAGE and self._pages.url(HOW_TO_CITE_PAGE) is not None:
             found.append(("How to cite", href(HOW_TO_CITE_PAGE)))
         return found

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit
 
 from essaycite.authors import Author, AuthorError, parse_authors, parse_person
 from essaycite.metadata import EssayMetadata
@@ -46,7 +47,8 @@ def _whole(minimum: int, *, or_all: bool = False) -> Callable[[object], int | No
     def check(value: object) -> int | None:
         if or_all and value == "all":
             return None
-        if isinstance(value, str) and value.strip().isdigit():  # quoted in YAML
+        # Quoted in YAML; ASCII digits alone, as int() takes no superscript such as "²".
+        if isinstance(value, str) and re.fullmatch(r"[0-9]+", value.strip()):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise _Invalid(f"expected a whole number of {minimum} or more" + (", or all" if or_all else ""))
@@ -93,10 +95,26 @@ def _pages(value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _optional_path(value: object) -> str | None:
-    if value is not None and (not isinstance(value, str) or not value.strip()):
-        raise _Invalid("expected a path in the site, such as essay.pdf")
-    return value
+def _pdf(value: object) -> str | None:
+    """A file of the site, by its path from the site's root, or an http(s) address: no
+    other scheme (javascript:), no way out of the site, no leading slash, which would
+    drop the path of site_url."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value == value.strip() and value:
+        parts = urlsplit(value)
+        if parts.scheme in ("http", "https") and parts.netloc:
+            return value
+        path = PurePosixPath(unquote(parts.path))  # a browser reads %2e%2e as ..
+        if (not parts.scheme and not parts.netloc and not value.startswith("/") and "\\" not in value
+                and ".." not in path.parts):
+            return value
+    raise _Invalid("expected a path inside the site, such as essay.pdf, or an http(s) address")
+
+
+def is_address(pdf: str) -> bool:
+    """Whether the `pdf` setting is an http(s) address, linked as it is, rather than a path in the site."""
+    return bool(urlsplit(pdf).scheme)
 
 
 def _authors(value: object) -> tuple[Author, ...]:
@@ -118,6 +136,36 @@ def _date(value: object) -> datetime.date:
         except ValueError:
             pass
     raise _Invalid("expected a date such as 2026-12-02")
+
+
+def _encodable(value: object) -> bool:
+    """Whether every text in `value`, in its lists and mappings too, can be written as
+    UTF-8: YAML's "\\ud800", half of a surrogate pair, cannot, and would fail the build
+    only when a page holding it is written."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, Mapping):
+        return all(_encodable(key) and _encodable(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(_encodable(item) for item in value)
+    return True
+
+
+UNENCODABLE = "expected text that UTF-8 can encode"
+
+# MkDocs' own settings that the site's pages and citations write as text.
+SITE_TEXT = ("site_name", "site_description", "site_author", "site_url", "copyright")
+
+
+def check_site_text(config: Mapping[str, Any], config_name: str = "mkdocs.yml") -> None:
+    """Refuses, by its name, a text setting of MkDocs' own that UTF-8 cannot encode."""
+    for name in SITE_TEXT:
+        if not _encodable(config.get(name)):
+            raise SettingsError(f"{config_name}: {name}: {UNENCODABLE}, found {config.get(name)!r}")
 
 
 # --- the settings -----------------------------------------------------------------------
@@ -149,7 +197,8 @@ class EssaySettings:
     published: datetime.date = _setting(None, _date)  # required: the date of this edition
     edition: int = _setting(None, _whole(1))  # required
     sections: tuple[str, ...] = _setting((), _pages)  # required: the essay's pages, in reading order
-    pdf: str | None = _setting(None, _optional_path)  # where the PDF is published in the site
+    # Where the PDF is published: a path in the site, or an http(s) address (see is_address).
+    pdf: str | None = _setting(None, _pdf)
     language: str | None = _setting(None, _text)  # the theme's language when not set
     proper_nouns: tuple[str, ...] = _setting((), _strings)  # words APA's sentence case keeps capitalised
     # The essay's authors, people and organisations, when more than site_author's one person.
@@ -176,6 +225,8 @@ def read_settings(kind: type[Settings], values: object, where: str, config_name:
             raise SettingsError(f"{config_name}: {where}: unknown setting {name!r}{hint}")
     checked: dict[str, Any] = {}
     for name, value in values.items():
+        if not _encodable(value):
+            raise SettingsError(f"{config_name}: {where}.{name}: {UNENCODABLE}, found {value!r}")
         try:
             checked[name] = known[name].metadata["check"](value)
         except _Invalid as problem:
@@ -195,6 +246,7 @@ def essay_metadata(config: Mapping[str, Any], essay: EssaySettings | None = None
     authors are site_author's one person or extra.essay.authors, never both; neither
     (or an empty site_author): the essay is unsigned.
     """
+    check_site_text(config, config_name)
     if essay is None:
         essay = read_settings(EssaySettings, (config.get("extra") or {}).get("essay"), "extra.essay", config_name)
     site_url = str(config.get("site_url") or "")

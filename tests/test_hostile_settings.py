@@ -1,0 +1,111 @@
+"""Settings that hold HTML, odd addresses or odd characters, in real builds: each is
+written as text, used as it is, or refused in one line naming mkdocs.yml and the
+setting, never with a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import attribute, build, selected, soup
+
+SCRIPT = "<script>hostile()</script>"
+AUTHOR = f'Ann "> {SCRIPT} Smith'  # a quote first, to end an attribute it is written in
+TITLE = f"The {SCRIPT} Essay"
+DESCRIPTION = f'An essay "> {SCRIPT} on silence.'
+SITE_NAME = "site_name: The Silence That Speaks"  # the line of mkdocs.yml that settings are added after
+
+
+def edited(project: Path, *changes: tuple[str, str]) -> Path:
+    """`project` with each (line, replacement) made in its mkdocs.yml."""
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    for line, replacement in changes:
+        assert line in text, line
+        text = text.replace(line, replacement, 1)
+    config.write_text(text, encoding="utf-8")
+    return project
+
+
+def yaml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def built(project: Path, site: Path) -> Path:
+    result = build(project, site)
+    assert result.returncode == 0, result.stderr
+    return site
+
+
+def test_settings_holding_html_are_written_as_text(project, tmp_path):
+    site = built(edited(
+        project,
+        (SITE_NAME, f"{SITE_NAME}\nsite_author: {yaml_string(AUTHOR)}"),
+        ('    title: "The Silence That Speaks: An Empty Message in an AI-Assisted Coding Session"',
+         f"    title: {yaml_string(TITLE)}"),
+        ("site_description: >-\n  An essay on one empty message sent in the middle of a long AI-assisted coding\n"
+         "  session, with the session's messages it cites.", f"site_description: {yaml_string(DESCRIPTION)}"),
+    ), tmp_path / "site")
+    pages = sorted(site.rglob("*.html"))
+    assert site / "404.html" in pages and site / "index.html" in pages
+    for path in pages:
+        page = soup(path)
+        scripts = [script for script in page.find_all("script") if "hostile()" in script.get_text()]
+        # The title's JSON-LD holds it, escaped; no other script does.
+        assert all(attribute(script, "type") == "application/ld+json" for script in scripts), path
+        assert selected(page, ".md-copyright__highlight").get_text().split(" · ")[0].strip() == AUTHOR, path
+        assert attribute(selected(page, 'head meta[name="author"]'), "content") == AUTHOR, path
+        assert attribute(selected(page, 'head meta[name="description"]'), "content") == DESCRIPTION, path
+    not_found = selected(soup(site / "404.html"), "article ul.not-found a")
+    assert not_found.get_text() == TITLE
+
+
+def test_a_copyright_of_the_authors_own_is_left_as_written(project, tmp_path):
+    notice = "copyright: 'Text © <a href=\"https://example.org/ann\">Ann Smith</a>'"
+    site = built(edited(project, (SITE_NAME, f"{SITE_NAME}\n{notice}")), tmp_path / "site")
+    footer = selected(soup(site / "index.html"), ".md-copyright__highlight")
+    assert attribute(selected(footer, "a"), "href") == "https://example.org/ann"
+    assert " ".join(footer.get_text().split()) == "Text © Ann Smith"
+
+
+def test_a_pdf_at_an_http_address_is_linked_as_it_is(project, tmp_path):
+    pdf = "https://cdn.example.org/essays/silence.pdf"
+    site = built(edited(project, ("pdf: essay.pdf", f"pdf: {pdf}")), tmp_path / "site")
+    for path in ["index.html", "context/index.html", "how-to-cite/index.html"]:
+        links = {a.get_text(): attribute(a, "href") for a in soup(site / path).select(".cite-links a")}
+        assert links["PDF"] == pdf, path
+    head = selected(soup(site / "index.html"), "head")
+    assert attribute(selected(head, 'meta[name="citation_pdf_url"]'), "content") == pdf
+    assert f'"contentUrl": "{pdf}"' in selected(head, 'script[type="application/ld+json"]').get_text()
+
+
+@pytest.mark.parametrize("line, replacement, problem", [
+    ("pdf: essay.pdf", 'pdf: "javascript:alert(1)"',
+     "extra.essay.pdf: expected a path inside the site, such as essay.pdf, or an http(s) address, "
+     "found 'javascript:alert(1)'"),
+    ("pdf: essay.pdf", "pdf: ../../../etc/passwd",
+     "extra.essay.pdf: expected a path inside the site, such as essay.pdf, or an http(s) address, "
+     "found '../../../etc/passwd'"),
+    ("pdf: essay.pdf", "pdf: https:/essay.pdf",
+     "extra.essay.pdf: expected a path inside the site, such as essay.pdf, or an http(s) address, "
+     "found 'https:/essay.pdf'"),
+    ("edition: 1", 'edition: "²"', "extra.essay.edition: expected a whole number of 1 or more, found '²'"),
+    ("messages_per_page: 500", 'messages_per_page: "²"',
+     "extra.transcript.messages_per_page: expected a whole number of 1 or more, found '²'"),
+    ('title: "The Silence', 'title: "\\ud800 The Silence',
+     "extra.essay.title: expected text that UTF-8 can encode, found '\\ud800 The Silence That Speaks: "
+     "An Empty Message in an AI-Assisted Coding Session'"),
+    ("edition: 1", 'edition: 1\n    proper_nouns: ["Silence", "\\udcff"]',
+     "extra.essay.proper_nouns: expected text that UTF-8 can encode, found ['Silence', '\\udcff']"),
+    (SITE_NAME, 'site_name: "The \\ud800 Silence"',
+     "site_name: expected text that UTF-8 can encode, found 'The \\ud800 Silence'"),
+    (SITE_NAME, f'{SITE_NAME}\nsite_author: "Ann \\ud800"',
+     "site_author: expected text that UTF-8 can encode, found 'Ann \\ud800'"),
+])
+def test_a_setting_that_cannot_be_used_is_named_in_one_line(project, tmp_path, line, replacement, problem):
+    result = build(edited(project, (line, replacement)), tmp_path / "site")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    errors = [text for text in result.stderr.splitlines() if "ERROR" in text or "Error" in text]
+    assert errors == [f"ERROR   -  mkdocs.yml: {problem}"], result.stderr
