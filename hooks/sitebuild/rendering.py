@@ -60,7 +60,7 @@ class TranscriptRendering:
             # The generator emptied the site's folder since the last build: its whole texts
             # are moved back, or else written again.
             folder = os.path.dirname(next(iter(text_paths.values()), ""))
-            if text_paths and not kept_texts.take_back(folder):
+            if not kept_texts.take_back(folder) and text_paths:
                 os.makedirs(folder, exist_ok=True)
                 for n in text_paths:
                     write_text(n, layout.whole_text(layout.message(n)))
