@@ -8,11 +8,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
-from conftest import TRANSCRIPT, attribute, build, copy_project, found, selected, soup
-from msgref.previews import READ_MORE, SEE_IN_TRANSCRIPT
-from msgref.snippets import EMPTY_LABEL
+from conftest import TRANSCRIPT, attribute, build, copy_project, found, message_in, selected, soup
+from msgref.previews import CITATIONS_SHOWN, READ_MORE, SEE_IN_TRANSCRIPT, preview
+from msgref.snippets import EMPTY_LABEL, to_html
 from test_build import html_pages, resolve
+from transcripts import MemoryTranscript
 
 MESSAGES = {m["n"]: m for m in map(json.loads, TRANSCRIPT.read_text(encoding="utf-8").splitlines())}
 
@@ -128,3 +130,19 @@ def test_a_preview_holds_markup_as_text_shortened_with_a_link_to_the_whole(hosti
     assert len(shown) <= 102
     more = box.select_one(".msg-preview__more a")
     assert more.get_text() == READ_MORE and more["href"] == "../transcript/#msg-9001"
+
+
+@pytest.mark.parametrize("citations", [3, CITATIONS_SHOWN, CITATIONS_SHOWN + 1, 5000])
+def test_a_preview_lists_a_few_citations_and_sends_to_the_transcript_for_more(citations: int) -> None:
+    message = message_in(MemoryTranscript([{"n": 7, "speaker": "user", "provenance": "verbatim", "text": "Hi"}]), 7)
+    cited_in = [(f"Page {i % 3}", f"page-{i % 3}/#cite-7-{i}") for i in range(citations)]
+    box = BeautifulSoup(to_html(preview(message, "../transcript/#msg-7", 100, cited_in)), "html.parser")
+    links = [(a.get_text(), a["href"]) for a in box.select(".msg-preview__cited li a")]
+    listed = min(citations, CITATIONS_SHOWN)
+    assert links[:listed] == [(title if i < 3 else f"{title} ({i // 3 + 1})", link)
+                              for i, (title, link) in enumerate(cited_in[:listed])]
+    if citations > CITATIONS_SHOWN:
+        more = f"and {citations - listed:,} more, listed in the transcript"
+        assert links[listed:] == [(more, "../transcript/#msg-7")]
+    else:
+        assert len(links) == citations

@@ -17,6 +17,11 @@ READ_MORE = "Read the whole message"
 SEE_IN_TRANSCRIPT = "See it in the transcript"
 
 
+# The citations a preview lists; a message cited more often links to its transcript entry,
+# which lists them all.
+CITATIONS_SHOWN = 5
+
+
 def preview_id(n: int) -> str:
     return f"msg-preview-{n}"
 
@@ -41,13 +46,16 @@ def preview(message: Message, href: str, limit: int, cited_in: Iterable[tuple[st
     box.append(body)
     more = etree.SubElement(box, "p", {"class": "msg-preview__more"})
     etree.SubElement(more, "a", {"href": href}).text = READ_MORE if cut else SEE_IN_TRANSCRIPT
-    citations = list(cited_in)
+    citations = _numbered(list(cited_in))
     if citations:
         cited = etree.SubElement(box, "div", {"class": "msg-preview__cited"})
         etree.SubElement(cited, "p").text = "Cited in:"
         items = etree.SubElement(cited, "ul")
-        for title, link in _numbered(citations):
+        for title, link in citations[:CITATIONS_SHOWN]:
             etree.SubElement(etree.SubElement(items, "li"), "a", {"href": link}).text = title
+        if len(citations) > CITATIONS_SHOWN:  # each preview of a page would repeat the whole list
+            rest = etree.SubElement(etree.SubElement(items, "li"), "a", {"href": href})
+            rest.text = f"and {len(citations) - CITATIONS_SHOWN:,} more, listed in the transcript"
     return box
 
 
