@@ -21,6 +21,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import AnchorLink
 
 from sitebuild.build import PROBLEMS, SiteBuild
+from sitebuild.files import check_links
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.settings import check_site_text
 from sitebuild.site_config import read_site_config
@@ -75,7 +76,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     site = read_site_config(config, _project_dir(config))
     for raw in [file for file in files if file.abs_src_path and os.path.abspath(file.abs_src_path) == site.source_path]:
         files.remove(raw)  # the raw transcript is an input, not a page or asset
-    _check_links(files, site.project_dir)
+    check_links([file.abs_src_path for file in files if file.abs_src_path and not file.generated_by], site.project_dir)
 
     def add(made: Sequence[GeneratedFile | WrittenFile]) -> _Addresses:
         _add(files, config, made)
@@ -85,25 +86,6 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     build = SiteBuild(site, pages, add, log, fatal=PluginError)
     config.markdown_extensions.extend(build.markdown_extensions(config.markdown_extensions))
     return files
-
-
-def _check_links(files: Files, project_dir: str) -> None:
-    """Stop the build at a file of the site's folder that a symbolic link (to it, or to a
-    folder above it) leads out of the project, or to nothing. MkDocs publishes what a link
-    leads to: a link to a file outside the project, made by mistake or by someone else,
-    would publish that file. The build stops rather than leaving the file out with a
-    warning: a build that is not strict, as `mkdocs serve` is, would go on without it."""
-    project = os.path.realpath(project_dir)
-    for file in files:
-        if file.generated_by or not file.abs_src_path:
-            continue
-        target = os.path.realpath(file.abs_src_path)
-        if target == file.abs_src_path or (target.startswith(project + os.sep) and os.path.exists(target)):
-            continue  # no link on the way, or one within the project
-        name = os.path.relpath(file.abs_src_path, project_dir)
-        if not os.path.exists(target):
-            raise PluginError(f"{name}: a symbolic link to {target}, which does not exist")
-        raise PluginError(f"{name}: a symbolic link to {target}, outside the project folder: copy the file in instead")
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:

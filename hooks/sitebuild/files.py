@@ -1,5 +1,6 @@
-"""Writing a file so that it is whole or not there: under a temporary name beside it,
-renamed into place only once complete."""
+"""The site's files: one written so that it is whole or not there (under a temporary
+name beside it, renamed into place only once complete), and the links among its sources
+that lead out of the project."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from msgref.transcript import file_kind
+
+from .site_pages import PageError
 
 
 @contextmanager
@@ -47,3 +50,21 @@ def replaced_when_done(path: str | os.PathLike[str]) -> Iterator[str]:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def check_links(paths: Iterable[str], project_dir: str) -> None:
+    """PageError naming the first of the site's source files `paths` that a symbolic link
+    (to it, or to a folder above it) leads out of the project, or to nothing. A generator
+    publishes what a link leads to: a link to a file outside the project, made by mistake
+    or by someone else, would publish that file. The build stops rather than leaving the
+    file out with a warning: a build that is not strict, as `mkdocs serve` is, would go on
+    without it."""
+    project = os.path.realpath(project_dir)
+    for path in paths:
+        target = os.path.realpath(path)
+        if target == path or (target.startswith(project + os.sep) and os.path.exists(target)):
+            continue  # no link on the way, or one within the project
+        name = os.path.relpath(path, project_dir)
+        if not os.path.exists(target):
+            raise PageError(f"{name}: a symbolic link to {target}, which does not exist")
+        raise PageError(f"{name}: a symbolic link to {target}, outside the project folder: copy the file in instead")
