@@ -15,16 +15,18 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from jinja2 import Environment, FileSystemBytecodeCache
-from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+from mkdocs.exceptions import Abort, PluginError
+from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import AnchorLink
 
+from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
 from sitebuild.files import check_links
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.settings import check_site_text
-from sitebuild.site_config import read_site_config
+from sitebuild.site_config import nav_problems, read_site_config
+from sitebuild.site_folder import SITE_FOLDER, output_problem
 from sitebuild.site_pages import NOTE_ON_THE_TEXT
 
 if TYPE_CHECKING:  # for the events' signatures alone: a build does not load the development server
@@ -49,14 +51,25 @@ def _reported(event: Callable[Params, Result]) -> Callable[Params, Result]:
             return event(*args, **kwargs)
         except PROBLEMS as error:
             raise PluginError(str(error)) from None
+        except OSError as error:
+            if problem := output_problem(error):  # a file of the site that cannot be written: a full disk
+                raise PluginError(problem) from None
+            raise
 
     return run
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    # What a build made is kept for the next only where there will be one: under `serve`.
+    KEPT_PAGES.wanted = command == "serve"
 
 
 @_reported
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     check_site_text(config)  # a site that is no essay writes them too, and reads no essay's metadata
     site = read_site_config(config, _project_dir(config))  # a bad setting stops the build here, before any page
+    for problem in nav_problems(config.nav):
+        log.warning(problem)
     if site.essay and not config.copyright:
         # The theme writes copyright as HTML: the imprint is text, an author's name included.
         config.copyright = html.escape(site.essay.meta.imprint)
@@ -66,9 +79,12 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
+@event_priority(100)  # before anything is written
 @_reported
 def on_pre_build(config: MkDocsConfig) -> None:
-    SiteBuild.before_cleaning(read_site_config(config, _project_dir(config)))  # MkDocs empties the site next
+    site = read_site_config(config, _project_dir(config))
+    SITE_FOLDER.take(site.site_dir, lambda: log.info(f"Another build is writing to {site.site_dir}: waiting for it"))
+    SiteBuild.before_cleaning(site)  # MkDocs empties the site next
 
 
 @_reported
@@ -132,7 +148,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 @event_priority(50)  # before the theme's search writes its index
 @_reported
-def on_post_build(config: MkDocsConfig) -> None:
+def _finish(config: MkDocsConfig) -> None:
     build = SiteBuild.of(config.markdown_extensions)
     search = config.plugins.get("material/search")
     if search is not None and search.config.enabled:
@@ -140,8 +156,20 @@ def on_post_build(config: MkDocsConfig) -> None:
     build.finished()
 
 
+@event_priority(-100)  # once every plugin has written its files
+def _let_go_of_the_folder(config: MkDocsConfig) -> None:
+    SITE_FOLDER.release()
+
+
+on_post_build = CombinedEvent(_finish, _let_go_of_the_folder)
+
+
 def on_build_error(error: Exception) -> None:
     SiteBuild.failed()  # MkDocs names no build here
+    SITE_FOLDER.release()
+    if problem := output_problem(error):  # MkDocs' own writing of a file failed: one line, not its traceback
+        log.error(problem)
+        raise Abort("Aborted: the site's folder could not be written") from None
 
 
 def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]) -> LiveReloadServer:

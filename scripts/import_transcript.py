@@ -4,7 +4,7 @@
     python scripts/import_transcript.py SESSION.jsonl -o docs/transcript.jsonl
 
 Reads Claude Code session logs (JSON Lines, or a {"loglines": [...]} export), Codex
-CLI rollouts, OpenAI chat-message lists and ShareGPT conversations, numbers their
+CLI rollouts, Gemini CLI sessions, OpenAI chat-message lists and ShareGPT conversations, numbers their
 messages by the rule in the README, redacts secrets (sealing each line it redacted, so
 that the site build need not redact it again: see msgref.seal), and replaces the output
 file only once the whole log has been read and the report written. It never writes
@@ -16,6 +16,7 @@ and refuses a log that is not a regular file.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -30,11 +31,17 @@ from msgref.seal import sealed
 from msgref.transcript import file_kind
 from sitebuild.files import replaced_when_done
 from transcript_formats import FORMAT_NAMES, FORMAT_TITLES, LogError, ReadStats, detect, read_messages
+from transcript_formats.jsonl import MAX_LINE_BYTES, size_text
 from transcript_formats.progress import Progress
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 1  # and 2, argparse's, for wrong usage
 # Half of a character cut in two in the log: no UTF-8 file can hold it.
 LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+# What the report keeps of the lines a reader skipped or passed over: so many different
+# reasons at most, each cut to so many characters. A reason may name a value found in
+# the log (an unknown record type); a hostile log could otherwise fill memory with them.
+MAX_REASONS = 50
+MAX_REASON_CHARS = 200
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("import stopped; the output file was left as it was", file=sys.stderr)
         return 130
+    except OSError as error:  # a failure no step above names: still one line, no traceback
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"{where}import stopped: {_reason(error)}; the output file was left as it was", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return EXIT_OK
 
 
@@ -62,8 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="import_transcript.py",
         description="Write the site's transcript file (JSON Lines) from a coding session's log.",
-        epilog="Exit status: 0 imported, 1 bad input, or an OUTPUT or report that is SOURCE or cannot be "
-        "replaced (the output and report are left untouched), 2 wrong usage. A device or named pipe as "
+        epilog="Exit status: 0 imported, 1 bad input (such as a log line longer than "
+        f"{size_text(MAX_LINE_BYTES)}), or an OUTPUT or report that is SOURCE or cannot be "
+        "written (the output and report are left untouched), 2 wrong usage. A device or named pipe as "
         "OUTPUT or report is written directly. The numbering of messages and the redaction are described "
         "in the README.",
     )
@@ -100,13 +112,37 @@ def _pattern_option(parser: argparse.ArgumentParser, option: str) -> tuple[str, 
     return kind, regex
 
 
+class _ReportStats(ReadStats):
+    """ReadStats of a size that does not grow with the log: at most MAX_REASONS reasons
+    (the last of them counting all the others), each redacted and cut to MAX_REASON_CHARS."""
+
+    def __init__(self, redactor: Redactor | None):
+        super().__init__()
+        self._redactor = redactor
+
+    def ignore(self, what: str) -> None:
+        super().ignore(self._bounded(what, self.ignored, "other records"))
+
+    def skip(self, line: int, reason: str) -> None:
+        super().skip(line, self._bounded(reason, self.skipped, "other reasons"))
+
+    def _bounded(self, reason: str, seen: dict, other: str) -> str:
+        if reason in seen:  # the usual case, quickly: a reason kept is one without a secret
+            return reason
+        if self._redactor is not None:
+            reason = self._redactor.redact_text(reason)[0]
+        if len(reason) > MAX_REASON_CHARS:
+            reason = reason[: MAX_REASON_CHARS - 3] + "..."
+        return reason if reason in seen or len(seen) < MAX_REASONS - 1 else other
+
+
 class ImportResult:
     """What an import did, kept small: counts, and redactions spooled to a temporary file."""
 
-    def __init__(self, source: str, output: str, format_name: str):
+    def __init__(self, source: str, output: str, format_name: str, redactor: Redactor | None = None):
         self.source, self.output, self.format_name = source, output, format_name
         self.messages = 0
-        self.stats = ReadStats()
+        self.stats: ReadStats = _ReportStats(redactor)
         self.kind_counts: dict[str, int] = {}
         self.redacted_messages = 0
         self._redactions = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - open until close()
@@ -138,18 +174,18 @@ class ImportResult:
             lines.append("redacted no secrets")
         return lines
 
-    def report(self, report_path: str | None) -> None:
-        """The summary on stderr; the list of redactions too, or into `report_path`."""
-        summary = self.summary_lines()
+    def write_report(self, report) -> None:
+        """The summary and the list of redactions, into the file `report`."""
+        report.write("\n".join(self.summary_lines()) + "\n")
+        self._copy_redactions(report)
+
+    def show(self, report_path: str | None) -> None:
+        """The summary on stderr; the list of redactions too, unless it went to `report_path`."""
+        print("\n".join(self.summary_lines()), file=sys.stderr)
         if report_path is None:
-            print("\n".join(summary), file=sys.stderr)
             self._copy_redactions(sys.stderr)
-            return
-        with _atomic_writer(report_path) as report:
-            report.write("\n".join(summary) + "\n")
-            self._copy_redactions(report)
-        print("\n".join(summary), file=sys.stderr)
-        print(f"report written to {report_path}", file=sys.stderr)
+        else:
+            print(f"report written to {report_path}", file=sys.stderr)
 
     def _copy_redactions(self, stream) -> None:
         if not self.kind_counts:
@@ -176,11 +212,11 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                 raise LogError(
                     source,
                     1,
-                    "unknown log format: not a Claude Code session, Codex CLI rollout, OpenAI chat-message list "
-                    "or ShareGPT conversation (name one with --format)",
+                    "unknown log format: not a Claude Code session, Codex CLI rollout, Gemini CLI session, "
+                    "OpenAI chat-message list or ShareGPT conversation (name one with --format)",
                 )
             format_name = shape.format
-        result = ImportResult(source, output, format_name)
+        result = ImportResult(source, output, format_name, redactor)
         progress = Progress(os.fstat(file.fileno()).st_size, f"importing {os.path.basename(source)}")
         try:
             with _atomic_writer(output) as transcript:
@@ -198,8 +234,15 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                 if result.messages == 0:
                     raise LogError(source, None, f"no messages found in this {FORMAT_TITLES[format_name]} log")
                 progress.close(file.tell(), result.messages)
-                # Before the transcript replaces the old one: a report that cannot be written leaves both.
-                result.report(report_path)
+                if report_path is None:
+                    transcript.close()  # a full disk may show only now
+                else:
+                    # The report is in place before the transcript: a report that cannot be
+                    # written leaves both as they were.
+                    with _atomic_writer(report_path) as report:
+                        result.write_report(report)
+                        transcript.close()
+            result.show(report_path)  # once the transcript is in place
         except BaseException:
             progress.abandon()
             result.close()
@@ -263,34 +306,78 @@ def _redact(record: dict, redactor: Redactor, result: ImportResult) -> dict:
     return record
 
 
+def _reason(error: OSError) -> str:
+    """Why an operation on a file failed, in words (never a traceback)."""
+    if error.strerror:
+        return error.strerror
+    return os.strerror(error.errno) if error.errno else "an error of the operating system"
+
+
+class _Output:
+    """A file being written: an OSError (a full disk, a read-only file system, a device
+    that refuses the text) becomes a LogError naming the file the person gave."""
+
+    def __init__(self, file, path: str):
+        self._file, self._path = file, path
+
+    def write(self, text: str) -> None:
+        try:
+            self._file.write(text)
+        except OSError as error:
+            raise _cannot_write(self._path, error) from None
+
+    def close(self) -> None:
+        """Write what is still buffered and close the file (closing again does nothing)."""
+        try:
+            self._file.close()
+        except OSError as error:
+            raise _cannot_write(self._path, error) from None
+
+
+def _cannot_write(path: str, error: OSError) -> LogError:
+    return LogError(path, None, f"cannot write the file: {_reason(error)}")
+
+
 class _atomic_writer:
     """A text file written under a temporary name beside `path`, renamed to `path`
-    only when the `with` block ends without an error; removed otherwise."""
+    only when the `with` block ends without an error; removed otherwise. A device or
+    a named pipe is written directly. Every OSError is a LogError naming `path`."""
 
     def __init__(self, path: str):
         self.path = path
 
-    def __enter__(self):
+    def __enter__(self) -> _Output:
         if not os.path.isdir(os.path.dirname(os.path.abspath(self.path))):
             raise LogError(self.path, None, "cannot write here: the folder does not exist")
         self._replacing = replaced_when_done(self.path)
         try:
             temporary = self._replacing.__enter__()
         except OSError as error:
-            raise LogError(self.path, None, f"cannot write here: {error.strerror}") from None
+            raise LogError(self.path, None, f"cannot write here: {_reason(error)}") from None
         try:
             self.file = open(temporary, "w", encoding="utf-8", newline="\n")
         except OSError as error:
-            self._replacing.__exit__(type(error), error, error.__traceback__)  # removes the temporary file
-            raise LogError(self.path, None, f"cannot write here: {error.strerror}") from None
-        return self.file
+            with contextlib.suppress(OSError):  # the error told below is the one that matters
+                self._replacing.__exit__(type(error), error, error.__traceback__)  # removes the temporary file
+            raise LogError(self.path, None, f"cannot write here: {_reason(error)}") from None
+        return _Output(self.file, self.path)
 
     def __exit__(self, error_type, error, traceback):
-        self.file.close()
+        closing_error = None
         try:
-            return self._replacing.__exit__(error_type, error, traceback)
+            self.file.close()  # writes what is still buffered: a full disk may show only now
         except OSError as failure:
-            raise LogError(self.path, None, f"cannot write the file: {failure.strerror}") from None
+            closing_error = _cannot_write(self.path, failure)
+        if error is None and closing_error is not None:
+            error_type, error, traceback = LogError, closing_error, None
+        try:
+            # Renames the temporary file into place, or, after an error, removes it.
+            self._replacing.__exit__(error_type, error, traceback)
+        except OSError as failure:
+            raise _cannot_write(self.path, failure) from None
+        if closing_error is not None and error is closing_error:
+            raise closing_error
+        return False
 
 
 if __name__ == "__main__":

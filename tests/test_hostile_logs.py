@@ -4,10 +4,15 @@ leaves every file as it was, with one line naming the file (and line)."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import shutil
 import stat
+import subprocess
 import sys
+import tempfile
 import threading
 
 import pytest
@@ -118,6 +123,181 @@ def test_a_report_that_cannot_be_written_leaves_the_previous_transcript(tmp_path
     assert (result.returncode, result.stderr) == (1, expected)
     assert output.read_text() == "the previous transcript\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["reports", "session.jsonl", "t.jsonl"]
+
+
+# --- Outputs that cannot be written --------------------------------------------------------
+
+def assert_one_line(result, expected: str) -> None:
+    assert (result.returncode, result.stderr) == (1, expected + "\n")
+    assert "Traceback" not in result.stderr
+
+
+def leftovers(folder) -> list[str]:
+    """Temporary files the importer left in `folder`."""
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".part"))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full, the device that is always full")
+@pytest.mark.parametrize("option", ["-o", "--report"])
+def test_a_full_device_as_the_output_or_report_is_one_line(tmp_path, log, option):
+    """/dev/full refuses every write with ENOSPC, as a full disk does."""
+    output = tmp_path / "t.jsonl"
+    output.write_text("the previous transcript\n")
+    args = ["-o", "/dev/full"] if option == "-o" else ["-o", output, "--report", "/dev/full"]
+    result = run_cli(log, *args)
+    assert_one_line(result, "/dev/full: cannot write the file: No space left on device")
+    assert output.read_text() == "the previous transcript\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["session.jsonl", "t.jsonl"]
+
+
+def test_a_folder_without_write_permission_is_one_line(tmp_path, log):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    output = folder / "t.jsonl"
+    output.write_text("the previous transcript\n")
+    folder.chmod(0o555)
+    try:
+        result = run_unprivileged([sys.executable, str(SCRIPT), str(log), "-o", str(output)], tmp_path)
+    finally:
+        folder.chmod(0o755)
+    assert_one_line(result, f"{output}: cannot write here: Permission denied")
+    assert output.read_text() == "the previous transcript\n"
+    assert leftovers(folder) == []
+
+
+class _FailingFile:
+    """A file being written whose `write`, `flush` or `close` fails with an OSError, as a
+    full disk, a read-only file system or a failing device make it."""
+
+    def __init__(self, file, error: OSError, when: str):
+        self._file, self._error, self._when = file, error, when
+
+    def write(self, text: str) -> int:
+        if self._when == "write":
+            raise self._error
+        return self._file.write(text)
+
+    def flush(self) -> None:
+        self._file.flush()
+        if self._when == "flush":
+            raise self._error
+
+    def close(self) -> None:  # as a file does: write what is buffered, close, and only once
+        if self._file.closed:
+            return
+        try:
+            self.flush()
+        finally:
+            self._file.close()
+        if self._when == "close":
+            raise self._error
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EIO, errno.EDQUOT])
+@pytest.mark.parametrize("when", ["create", "open", "write", "flush", "close", "rename"])
+@pytest.mark.parametrize("which", ["transcript", "report"])
+def test_every_error_writing_the_output_is_one_line_leaving_the_previous_one(
+        tmp_path, log, monkeypatch, capsys, code, when, which):
+    """Wherever writing fails, the error names the file and why, with no traceback; the
+    previous transcript and report stay, and no temporary file is left."""
+    import import_transcript
+
+    output, report = tmp_path / "t.jsonl", tmp_path / "report.txt"
+    output.write_text("the previous transcript\n")
+    report.write_text("the previous report\n")
+    failing = output if which == "transcript" else report
+    error = OSError(code, os.strerror(code))
+    real_open, real_mkstemp, real_replace = open, tempfile.mkstemp, os.replace
+
+    def fails(path) -> bool:  # the temporary file beside `failing`, or `failing` itself
+        return os.path.basename(path).startswith(f".{failing.name}.") or str(path) == str(failing)
+
+    def fake_mkstemp(suffix: str, prefix: str, dir: str) -> tuple[int, str]:
+        if when == "create" and fails(os.path.join(dir, prefix)):
+            raise OSError(code, os.strerror(code), dir)
+        return real_mkstemp(suffix=suffix, prefix=prefix, dir=dir)
+
+    def fake_open(path, *args, **kwargs):
+        if fails(path) and when == "open":
+            raise OSError(code, os.strerror(code), path)
+        file = real_open(path, *args, **kwargs)
+        return _FailingFile(file, error, when) if fails(path) else file
+
+    def fake_replace(source, target, *args, **kwargs):
+        if when == "rename" and fails(source):
+            raise OSError(code, os.strerror(code), source, target)
+        return real_replace(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", fake_mkstemp)  # as sitebuild.files makes the temporary file
+    monkeypatch.setattr(import_transcript, "open", fake_open, raising=False)
+    monkeypatch.setattr(os, "replace", fake_replace)
+    assert import_transcript.main([str(log), "-o", str(output), "--report", str(report)]) == 1
+    what = "here" if when in ("create", "open") else "the file"
+    err = capsys.readouterr().err
+    assert err == f"{failing}: cannot write {what}: {os.strerror(code)}\n"
+    assert output.read_text() == "the previous transcript\n"
+    if which == "transcript" and when == "rename":
+        # The report is put in place first; then only renaming the transcript can fail.
+        assert report.read_text().startswith("imported 8 messages")
+    else:
+        assert report.read_text() == "the previous report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt", "session.jsonl", "t.jsonl"]
+
+
+@pytest.fixture
+def small_filesystem(tmp_path):
+    """A file system of 64 KB of its own (tmpfs), mounted for the test: a disk that fills."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    if shutil.which("mount") is None:
+        pytest.skip("no mount command")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"mounting a tmpfs is not permitted here: {mounted.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+def long_log(path, replies: int = 200) -> None:
+    body = "A reply long enough to fill a small disk. " * 20
+    lines = [user_line(body, f"u{i}") for i in range(replies)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_a_full_disk_is_one_line_leaving_the_previous_transcript(tmp_path, small_filesystem):
+    log = tmp_path / "session.jsonl"
+    long_log(log)
+    assert log.stat().st_size > 100_000  # more than the file system holds
+    output = small_filesystem / "t.jsonl"
+    output.write_text("the previous transcript\n")
+    result = run_cli(log, "-o", output)
+    assert_one_line(result, f"{output}: cannot write the file: No space left on device")
+    assert output.read_text() == "the previous transcript\n"
+    assert sorted(p.name for p in small_filesystem.iterdir()) == ["t.jsonl"]
+    # The report on the full disk, the transcript elsewhere: neither is replaced.
+    report = small_filesystem / "report.txt"
+    report.write_text("the previous report\n")
+    with open(small_filesystem / "filler", "wb", buffering=0) as filler, contextlib.suppress(OSError):
+        while filler.write(b"f" * 4096):  # as much as fits: none is left for the report
+            pass
+    other = tmp_path / "t.jsonl"
+    result = run_cli(log, "-o", other, "--report", report)
+    assert_one_line(result, f"{report}: cannot write the file: No space left on device")
+    assert report.read_text() == "the previous report\n" and not other.exists()
+    assert leftovers(small_filesystem) == [] and leftovers(tmp_path) == []
+
+
+def test_a_read_only_file_system_is_one_line_leaving_the_previous_transcript(tmp_path, log, small_filesystem):
+    output = small_filesystem / "t.jsonl"
+    output.write_text("the previous transcript\n")
+    subprocess.run(["mount", "-o", "remount,ro", str(small_filesystem)], check=True)
+    result = run_cli(log, "-o", output)
+    assert_one_line(result, f"{output}: cannot write here: Read-only file system")
+    assert output.read_text() == "the previous transcript\n"
+    assert sorted(p.name for p in small_filesystem.iterdir()) == ["t.jsonl"]
 
 
 # --- Logs that are not regular, readable files ---------------------------------------------

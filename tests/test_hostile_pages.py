@@ -75,7 +75,14 @@ CASES = {
     "page-order": ("First [msg 5856].\n\n> Quoted [msg 5856].\n>\n> - listed [msg 5856]\n\nLast [msg 5856].", []),
     "entities": ("Smith &amp; Jones wrote \\*this\\* [msg 5854].", []),
     "transcript-text": ("The output [msg 9001].\n\n[msg 9002]\n", []),
+    "front-matter": ("---\ntitle: On [msg 5852]\ndescription: See [msg 99999].\n---\n\nThe body [msg 5852].",
+                     [(2, f"'[msg 5852]' is in the page's front matter, {STRANDED}"),
+                      (3, f"'[msg 99999]' is in the page's front matter, {STRANDED}")]),
 }
+# A navigation written in mkdocs.yml, its titles as the theme shows them: as text.
+NAV = '\nnav:\n  - index.md\n  - "Cases of [msg 5852]":\n    - "Near [msg 5852]": cases/near-misses.md\n'
+NAV_WARNINGS = [f"mkdocs.yml: nav: '[msg 5852]' is in the title {title!r}, {STRANDED}"
+                for title in ("Cases of [msg 5852]", "Near [msg 5852]")]
 
 
 @pytest.fixture(scope="module")
@@ -86,9 +93,7 @@ def hostile_site(tmp_path_factory):
     text = config.read_text()
     text = text.replace("  - pymdownx.superfences\n", "  - pymdownx.superfences\n  - admonition\n"
                         "  - pymdownx.details\n  - pymdownx.tabbed:\n      alternate_style: true\n")
-    text = text.replace("  - transcript/index.md\n", "".join(f"  - cases/{name}.md\n" for name in CASES)
-                        + "  - transcript/index.md\n")
-    config.write_text(text)
+    config.write_text(text + NAV)
     (project / "docs" / "cases").mkdir()
     for name, (markdown, _) in CASES.items():
         (project / "docs" / "cases" / f"{name}.md").write_text(markdown + "\n", encoding="utf-8")
@@ -119,6 +124,17 @@ def test_the_strict_build_fails_on_the_warnings_and_never_with_a_traceback(hosti
     assert result.returncode == 1
     assert "Aborted with" in result.stdout and "warnings in strict mode!" in result.stdout
     assert "Traceback" not in result.stderr and "ERROR" not in result.stderr
+
+
+def test_a_tag_in_a_nav_title_is_warned_with_the_setting(hostile_site):
+    _, result = hostile_site
+    assert re.findall(r"^WARNING\s+-\s+(mkdocs\.yml: nav: .*)$", result.stderr, re.MULTILINE) == NAV_WARNINGS
+
+
+def test_a_tag_in_front_matter_stays_text_in_the_title(hostile_site):
+    site, _ = hostile_site
+    assert found(soup(site / "cases/front-matter/index.html").title, "the title").get_text().startswith(
+        "On [msg 5852]")
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -95,6 +95,35 @@ SAMPLE_COUNTS = {
     # requests), 4 replies, 12 tool calls and their 12 outputs; its 5 reasoning items
     # are encrypted only, not counted: 3+4+12+12 = 31.
     "codemie-code_codex_rollout_reasoning_message.jsonl": ("codex", 31),
+    # 25 lines, 6 of them file-history-snapshot (lines 1, 7, 9, 11, 14, 21: no message).
+    # Lines 3-6 share one message.id: a reply of text, then its 3 Write calls (4). Lines
+    # 2, 15 and 22 are user turns (3); lines 8, 10, 12, 17, 19, 24 tool results (6, the
+    # last one Bash's empty result); lines 16, 18, 23 a reply of one call each (3); lines
+    # 13, 20, 25 replies of text (3): 4 + 3 + 6 + 3 + 3 = 19.
+    "codemie-code_claude_write_edit_bash.jsonl": ("claude-code", 19),
+    # 34 lines, each a message: 7 replies are a text line and a tool_use line sharing a
+    # message.id (lines 1-2, 4-5, 7-8, 12-13, 19-20, 26-27, 29-30: the reply, then its
+    # call: 14); 2 replies of text alone (lines 10, 34); 5 of a call alone (lines 15, 17,
+    # 22, 24, 32); 12 tool results, two of them tool_use_error (lines 14, 21); the user
+    # turn on line 11, a pasted image and text: 14 + 2 + 5 + 12 + 1 = 34.
+    "claude-code-log_image_edit_bash.jsonl": ("claude-code", 34),
+    # 61 lines: 9 file-history-snapshot, 11 progress and 7 system lines hold no message.
+    # 10 user turns (lines 3, 18, 25, 32, 38, 45, 52, 59, 60, 61); 8 replies with text or
+    # thinking (lines 4-7, 14, 19-21, 26-28, 33, 39-41, 46-48, 53-55: each run one
+    # message.id); 2 tool calls (Bash on line 7, Read alone on line 10); 2 tool results
+    # (lines 9, 13): 10 + 8 + 2 + 2 = 22.
+    "claude-code-log_thinking_progress.jsonl": ("claude-code", 22),
+    # 53 lines, all user or assistant lines, one message each: the replies whose text
+    # and tool calls share a message.id are split over lines one block a line (3-4,
+    # 17-18, 27-28, 44-45), the calls of lines 6-8 and 12-14 are one a line, and every
+    # tool result has a line of its own: 53.
+    "claude-code-viewer_sidechain_todowrite_multiedit.jsonl": ("claude-code", 53),
+    # 14 elements of `messages`: 3 user messages (the 1st, 3rd and 10th); 11 gemini ones.
+    # Of these, the 2nd and 9th hold text and thoughts, the 14th text alone: 3 replies.
+    # The 4th-8th, 12th and 13th hold thoughts, no text, and one tool call with its
+    # result: 7 x 3 = 21. The 11th holds thoughts and 3 calls with their results: 1 + 6.
+    # 3 + 3 + 21 + 7 = 34.
+    "codemie-code_gemini_session_thoughts.json": ("gemini", 34),
     # System prompt passed over; user; 2 parallel tool calls (a reply with no text is
     # only its calls); 2 results; a reply with reasoning; user; an empty reply: 8.
     "openai_chat_tools.json": ("openai", 8),
@@ -230,6 +259,111 @@ def test_thinking_and_text_split_over_lines_are_merged(tmp_path):
     assert out[1]["timestamp"] == "2025-01-01T00:00:01Z"
 
 
+def _log_lines(name: str) -> list[dict]:
+    """The records of a JSON Lines sample, to compare with what is imported from them."""
+    return [json.loads(line) for line in (SAMPLES / name).read_text(encoding="utf-8").splitlines()]
+
+
+WRITE_EDIT_BASH = "codemie-code_claude_write_edit_bash.jsonl"
+IMAGE_EDIT_BASH = "claude-code-log_image_edit_bash.jsonl"
+THINKING_PROGRESS = "claude-code-log_thinking_progress.jsonl"
+
+
+def test_one_message_id_over_several_lines_then_their_results(tmp_path, capsys):
+    """Lines 3-6 of the real session share message.id: a reply of text, then three
+    Write calls, each on a line of its own; the three results come later, one a line,
+    with file-history-snapshot lines between them."""
+    lines = _log_lines(WRITE_EDIT_BASH)
+    records = import_sample(tmp_path, SAMPLES / WRITE_EDIT_BASH)
+    assert {lines[i]["message"]["id"] for i in range(2, 6)} == {"msg_bdrk_013SYvCzWGkVVXBeihWmL3gF"}
+    reply, *calls = records[1:5]
+    assert reply["source_id"] == lines[2]["uuid"] and reply["text"].startswith("I'll create three simple files")
+    assert [c["tool_name"] for c in calls] == ["Write"] * 3
+    assert [c["source_id"] for c in calls] == [lines[i]["message"]["content"][0]["id"] for i in (3, 4, 5)]
+    assert [c["tool_input"]["file_path"] for c in calls] == [f"/tmp/private/hello.{x}" for x in ("py", "md", "js")]
+    results = records[5:8]
+    assert [r["speaker"] for r in results] == ["tool"] * 3
+    assert [r["source_id"] for r in results] == [c["source_id"] for c in calls]
+    assert results[0]["text"] == "File created successfully at: /tmp/private/hello.py"
+    # The Edit call keeps old_string and new_string as the log has them.
+    (edit,) = [r for r in records if r.get("tool_name") == "Edit"]
+    assert edit["tool_input"] == lines[17]["message"]["content"][0]["input"]
+    assert set(edit["tool_input"]) == {"file_path", "old_string", "new_string"}
+    # Snapshot lines hold no message: the report counts them by name.
+    assert "records that hold no message to count: file-history-snapshot 6" in capsys.readouterr().err
+
+
+def test_a_bash_call_with_an_empty_result(tmp_path):
+    """Line 24 of the real session: `rm hello.js` printed nothing; its result is a tool
+    message with empty text, not a skipped line."""
+    records = import_sample(tmp_path, SAMPLES / WRITE_EDIT_BASH)
+    bash, result, reply = records[-3:]
+    assert bash["tool_name"] == "Bash" and bash["tool_input"]["command"].startswith("rm ")
+    assert result == {
+        "n": 18,
+        "speaker": "tool",
+        "provenance": "verbatim",
+        "text": "",
+        "source_id": "toolu_bdrk_01Siz9pfbo7dpNst33AQai4F",
+        "timestamp": "2025-12-10T19:38:27.421Z",
+    }
+    assert result["source_id"] == bash["source_id"]
+    assert reply["text"] == "Done! I've deleted hello.js."
+
+
+def test_a_pasted_image_is_written_as_a_marker_beside_the_text(tmp_path):
+    """Line 11 of the real session: the person pasted a PNG (base64 in the log) and wrote
+    a question. The turn is one user message: "[image]", then the text; the image's
+    data is not written."""
+    line = _log_lines(IMAGE_EDIT_BASH)[10]
+    image, text = line["message"]["content"]
+    assert image["type"] == "image" and image["source"]["type"] == "base64"
+    records = import_sample(tmp_path, SAMPLES / IMAGE_EDIT_BASH)
+    (turn,) = [r for r in records if r["speaker"] == "user"]
+    assert turn["n"] == 11 and turn["source_id"] == line["uuid"]
+    assert turn["text"] == "[image]\n\n" + text["text"]
+    assert image["source"]["data"][:40] not in (tmp_path / "transcript.jsonl").read_text(encoding="utf-8")
+
+
+def test_tool_use_errors_are_tool_results(tmp_path):
+    """Lines 14 and 21: an Edit refused (`is_error`, `<tool_use_error>`): a tool result
+    like any other, answering its call, with the error as its text."""
+    records = import_sample(tmp_path, SAMPLES / IMAGE_EDIT_BASH)
+    errors = [r for r in records if r["speaker"] == "tool" and "<tool_use_error>" in r["text"]]
+    assert [r["n"] for r in errors] == [14, 21]
+    for error in errors:
+        call = records[error["n"] - 2]
+        assert call["tool_name"] == "Edit" and call["source_id"] == error["source_id"]
+        assert error["text"] == (
+            "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
+        )
+    bash_results = [r for r in records if r["speaker"] == "tool" and records[r["n"] - 2].get("tool_name") == "Bash"]
+    assert len(bash_results) == 6 and all(r["text"] for r in bash_results)
+
+
+def test_thinking_blocks_progress_and_system_lines(tmp_path, capsys):
+    """A real Claude Code 2.1 session: each reply is written as a line of "\n\n" text, a
+    thinking line and a text line (and a tool_use line), sharing message.id; progress,
+    system and file-history-snapshot lines between them hold no message."""
+    lines = _log_lines(THINKING_PROGRESS)
+    records = import_sample(tmp_path, SAMPLES / THINKING_PROGRESS)
+    report = capsys.readouterr().err
+    assert "records that hold no message to count: file-history-snapshot 9, progress 11, system 7" in report
+    assert "skipped" not in report
+    thinking = [r for r in records if "thinking" in r]
+    assert len(thinking) == 6
+    first = thinking[0]
+    assert first["source_id"] == lines[3]["uuid"]  # the reply's first line
+    assert first["thinking"] == lines[4]["message"]["content"][0]["thinking"]
+    # The text parts of the reply, joined as they come: the "\n\n" line, then the text.
+    assert first["text"] == "\n\n" + "\n\n" + "Let me take a look at what's here."
+    assert records[first["n"]]["tool_name"] == "Bash"  # the call after the reply
+    assert all(r["speaker"] == "assistant" and "tool_name" not in r for r in thinking)
+    # The slash command at the end is three user turns, as the log writes it.
+    assert [r["text"].split(">")[0] for r in records[-3:]] == [
+        "<local-command-caveat", "<command-name", "<local-command-stdout"]
+
+
 def test_codex_event_copies_are_counted_once(tmp_path):
     records = import_sample(tmp_path, SAMPLES / "codex-rollout_synthetic.jsonl")
     texts = [r["text"] for r in records]
@@ -360,6 +494,59 @@ def test_codex_reasoning_with_a_summary_joins_the_reply_after_it(tmp_path):
     assert records[7]["text"].startswith("Available tool groups") and "thinking" not in records[7]
 
 
+GEMINI = SAMPLES / "codemie-code_gemini_session_thoughts.json"
+
+
+def _gemini_messages() -> list[dict]:
+    return json.loads(GEMINI.read_text(encoding="utf-8"))["messages"]
+
+
+def test_gemini_thoughts_are_the_thinking_of_the_reply(tmp_path):
+    """Each thought is its subject, then its description; a reply's thoughts, joined by
+    blank lines, are its thinking, beside its text."""
+    messages = _gemini_messages()
+    records = import_sample(tmp_path, GEMINI)
+    greeting = messages[1]
+    assert greeting["type"] == "gemini" and len(greeting["thoughts"]) == 2
+    assert records[1] == {
+        "n": 2,
+        "speaker": "assistant",
+        "provenance": "verbatim",
+        "text": greeting["content"],
+        "source_id": greeting["id"],
+        "timestamp": greeting["timestamp"],
+        "thinking": "\n\n".join(f"{t['subject']}\n\n{t['description']}" for t in greeting["thoughts"]),
+    }
+    assert records[1]["thinking"].startswith("Assessing the Prompt's Intent\n\n")
+    # Thoughts and a tool call, no text: a reply of thinking alone, then the call.
+    assert records[3]["text"] == "" and records[3]["thinking"].startswith("Considering Directory Structure\n\n")
+    assert records[4]["tool_name"] == "list_directory"
+    # Ten gemini messages hold thoughts; the last one, none.
+    assert sum("thinking" in r for r in records) == 10
+    assert messages[-1]["thoughts"] == [] and "thinking" not in records[-1]
+    assert [r["speaker"] for r in records if r["speaker"] == "user"] == ["user"] * 3
+
+
+def test_gemini_each_tool_call_then_its_result(tmp_path):
+    """Each toolCall is a call message (its name and args), then its result: the
+    functionResponse's output, with the call's id and timestamp."""
+    calls = [call for message in _gemini_messages() for call in message.get("toolCalls", [])]
+    records = import_sample(tmp_path, GEMINI)
+    imported = [(record, records[record["n"]]) for record in records if "tool_name" in record]
+    assert len(imported) == len(calls) == 10
+    for (call_record, result_record), call in zip(imported, calls, strict=True):
+        assert (call_record["tool_name"], call_record["tool_input"]) == (call["name"], call["args"])
+        assert call_record["text"] == ""
+        assert call_record["source_id"] == result_record["source_id"] == call["id"]
+        assert call_record["timestamp"] == result_record["timestamp"] == call["timestamp"]
+        assert result_record["speaker"] == "tool"
+        assert result_record["text"] == call["result"][0]["functionResponse"]["response"]["output"]
+    # Three calls of one gemini message follow its reply, each with its result.
+    assert [r.get("tool_name") or r["speaker"] for r in records[20:27]] == [
+        "assistant", "read_file", "tool", "write_file", "tool", "read_file", "tool"]
+    assert records[24]["text"].startswith("Successfully created and wrote to new file:")
+
+
 def test_openai_tool_calls_results_and_reasoning(tmp_path):
     records = import_sample(tmp_path, SAMPLES / "openai_chat_tools.json")
     assert [(r["speaker"], r.get("tool_name"), r.get("source_id")) for r in records] == [
@@ -402,7 +589,9 @@ def test_skipped_lines_are_counted_with_their_reasons(tmp_path):
     assert "1 x a user record without message content (line 10)" in result.stderr
     assert "1 x a user record whose 'message' is not an object (line 11)" in result.stderr
     result = run_cli(SAMPLES / "codex-rollout_synthetic.jsonl", "-o", tmp_path / "t.jsonl")
-    assert "1 x unknown record type 'future_synthetic_record' (line 14)" in result.stderr
+    # The unknown type is not quoted: a log may hold anything there, a secret too.
+    assert "1 x a record of unknown type (its 'type' is not one this importer knows) (line 14)" in result.stderr
+    assert "future_synthetic_record" not in result.stderr
 
 
 def test_a_log_that_opens_with_unknown_record_types_is_still_detected(tmp_path):
@@ -424,7 +613,8 @@ def test_reading_in_tiny_pieces_gives_the_same_messages(tmp_path, monkeypatch):
             {"id": "c1", "function": {"name": "f", "arguments": {"n": -1.5e3, "ok": True, "none": None}}}]},
     ], ensure_ascii=False, indent=2), encoding="utf-8")
     paths = [SAMPLES / name for name in
-             ("claude-code-transcripts_sample_session.json", "openai_chat_tools.json", "sharegpt_tools.json")]
+             ("claude-code-transcripts_sample_session.json", "openai_chat_tools.json", "sharegpt_tools.json",
+              "codemie-code_gemini_session_thoughts.json")]
     for path in [*paths, escapes]:
         expected = _read_all(path)
         monkeypatch.setattr(json_stream, "CHUNK_SIZE", 3)
@@ -441,9 +631,11 @@ def test_an_element_that_never_ends_stops_the_import(tmp_path, monkeypatch):
                       + '{"role": "user", "content": "more"},\n' * 100 + "]\n", encoding="utf-8")
     with pytest.raises(import_transcript.LogError) as error:
         import_transcript.import_log(str(source), str(tmp_path / "t.jsonl"), "auto", None)
-    assert str(error.value) == (
-        f"{source}:3: not valid JSON: the element starting here never ends (an unclosed quote or bracket?)"
-    )
+    # The line where the element starts, and why it was refused (the wording is
+    # json_stream's: an element too long, or a quote or bracket never closed).
+    message = str(error.value)
+    assert message.startswith(f"{source}:3: ") and re.search(r"never (ends|closed)", message), message
+    assert "open quote" not in message
     assert not (tmp_path / "t.jsonl").exists()
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from msgref.redact import KINDS, NestingError, Redactor
+from msgref.redact import KINDS, SEAMS, NestingError, RedactedTranscript, Redactor
+from msgref.transcript import load_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tests" / "data" / "transcripts"
@@ -63,13 +64,41 @@ def planted_secrets() -> dict[str, tuple[str, str]]:
     }
 
 
+def more_planted_secrets() -> dict[str, tuple[str, str]]:
+    """The kinds added with the second version of the rules, as planted_secrets gives
+    them (kept apart so that the import and build tests' counts of the first stand).
+    Base64 is planted as what it reports: the kind found inside, `-base64`."""
+    stripe = "sk_" + "live_" + "FAKE" + "0" * 20
+    webhook = "whsec_" + "FAKE" + "w" * 28
+    npm = "npm_" + "FAKE" + "n" * 32
+    header = "9f8e7d6c5b4a3f2e1d0c"
+    basic = base64.b64encode(b"deploy:correct-horse-9").decode()
+    password = "Tr0ub4dor-3"
+    field = "s3cr3t-Value-42"
+    encoded = base64.b64encode(("ghp_" + "Q" * 36).encode()).decode()
+    return {
+        "stripe-key": (f"STRIPE = Stripe({stripe!r})", stripe),
+        "stripe-webhook-secret": (f"endpoint secret {webhook} from the dashboard", webhook),
+        "npm-token": (f"//registry.npmjs.org/:_authToken={npm}", npm),
+        "api-key-header": (f'curl -H "X-Api-Key: {header}" https://api.example.org/v1', header),
+        "basic-auth": (f"Authorization: Basic {basic}", basic),
+        "command-password": (f"mysql -h db.internal -u admin -p{password} shop", password),
+        "secret-field": (f'{{"user": "admin", "password": "{field}", "port": 5432}}', field),
+        "github-token-base64": (f"data:\n  token: {encoded}\n", encoded),
+    }
+
+
 def test_every_kind_has_a_planted_secret():
-    assert set(planted_secrets()) == set(KINDS)
+    base64_kinds = {kind for kind in more_planted_secrets() if kind.endswith("-base64")}
+    assert set(planted_secrets()) | set(more_planted_secrets()) == set(KINDS) - {"base64"} | base64_kinds
 
 
-@pytest.mark.parametrize("kind", KINDS)
+PLANTED_KINDS = [*planted_secrets(), *more_planted_secrets()]
+
+
+@pytest.mark.parametrize("kind", PLANTED_KINDS)
 def test_each_kind_is_replaced_by_its_marker(kind):
-    text, secret = planted_secrets()[kind]
+    text, secret = {**planted_secrets(), **more_planted_secrets()}[kind]
     redacted, kinds = Redactor().redact_text(text)
     assert secret not in redacted
     assert f"[REDACTED: {kind}]" in redacted
@@ -124,8 +153,9 @@ def test_ordinary_text_is_left_alone(text):
 
 def test_redaction_leaves_its_own_output_unchanged():
     redactor = Redactor()
-    for text, _ in planted_secrets().values():
-        once, _ = redactor.redact_text(text)
+    for text, _ in [*planted_secrets().values(), *more_planted_secrets().values()]:
+        once, kinds = redactor.redact_text(text)
+        assert kinds
         assert redactor.redact_text(once) == (once, [])
 
 
@@ -226,9 +256,9 @@ def test_a_value_nested_too_deeply_is_refused_with_the_limit():
     assert Redactor().redact_value(value) == (value, [])
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", PLANTED_KINDS)
 def test_a_message_holding_a_secret_anywhere_may_hold_one(kind):
-    line, _ = planted_secrets()[kind]
+    line, _ = {**planted_secrets(), **more_planted_secrets()}[kind]
     redactor = Redactor()
     for value in (line, {"cmd": [line]}, {line: "x"}, [["a", {"b": line.upper() if kind == "bearer-token" else line}]]):
         assert redactor.may_hold_secret("clean text", value), value
@@ -247,3 +277,195 @@ def test_messages_without_hints_are_found_clean_at_once():
     with pytest.raises(NestingError, match=r"^nests deeper than 100 levels"):
         redactor.may_hold_secret("text", value)
     assert not redactor.may_hold_secret("text", value[0])
+
+
+# --- The kinds of the second version of the rules -------------------------------------------
+
+GITHUB = "ghp_" + "R" * 36
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("key = 'sk_" + "test_" + "a1" * 12 + "' # test mode", "key = '[REDACTED: stripe-key]' # test mode"),
+        ("rk_" + "live_" + "Zz9" * 8 + ".", "[REDACTED: stripe-key]."),
+        ("_authToken=abc-123-def\n_auth=dXNlcjpwYXNz\n",
+         "_authToken=[REDACTED: npm-token]\n_auth=[REDACTED: npm-token]\n"),
+        ("curl -H 'x-auth-token: 0123456789abcdef' https://x",
+         "curl -H 'x-auth-token: [REDACTED: api-key-header]' https://x"),
+        ("Private-Token: glpat12345678", "Private-Token: [REDACTED: api-key-header]"),
+        ("Authorization: Token 9944b09199c6", "Authorization: Token [REDACTED: api-key-header]"),
+        ("curl -u admin:hunter2 https://x", "curl -u admin:[REDACTED: command-password] https://x"),
+        ('curl -s --user "ci:hunter2" https://x', 'curl -s --user "ci:[REDACTED: command-password]" https://x'),
+        ("curl -fsS \\\n  -u ci:hunter2 https://x", "curl -fsS \\\n  -u ci:[REDACTED: command-password] https://x"),
+        ("sshpass -p 'hunter2' ssh host", "sshpass -p '[REDACTED: command-password]' ssh host"),
+        ("docker login -u me -p hunter2 reg.io", "docker login -u me -p [REDACTED: command-password] reg.io"),
+        ("PGPASSWORD=hunter2 psql -h db", "PGPASSWORD=[REDACTED: secret-assignment] psql -h db"),
+        ("MYSQL_PWD=hunter2 mysql", "MYSQL_PWD=[REDACTED: secret-assignment] mysql"),
+        ("export TOKEN=abc123", "export TOKEN=[REDACTED: secret-assignment]"),
+        ('{"client_secret": "xyz9", "access_token": "tok12345678"}',
+         '{"client_secret": "[REDACTED: secret-field]", "access_token": "[REDACTED: secret-field]"}'),
+        ('{\\"apiKey\\": \\"abc9\\"}', '{\\"apiKey\\": \\"[REDACTED: secret-field]\\"}'),
+        ("db:\n  password: hunter2  # prod\n  - api_key: 'k3y!'\n",
+         "db:\n  password: [REDACTED: secret-field]  # prod\n  - api_key: '[REDACTED: secret-field]'\n"),
+        ('headers = {"X-Api-Key": "abc9"}', 'headers = {"X-Api-Key": "[REDACTED: secret-field]"}'),
+    ],
+)
+def test_new_kinds_keep_the_text_around_the_secret(text, expected):
+    assert Redactor().redact_text(text)[0] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sk_test_helper = make_key()",  # a name, not a key: `_` is not in a key's body
+        "pk_live_" + "a1" * 12,  # publishable: public by design
+        "npm_config_registry=https://registry.npmjs.org/",
+        "self._auth = auth\nself._password = None",
+        "Send the X-Api-Key: header with each call.",
+        'curl -H "X-Api-Key: $API_KEY" https://x',
+        "X-Api-Key: <your key>",
+        "Authorization: Basic $(echo -n user:pass | base64)",
+        "curl -u admin https://x:8080",
+        "curl -u user:password https://x",  # a placeholder
+        "docker run -u 1000:1000 img",
+        "mysql -u root -p shop",  # `-p` alone prompts
+        "psql -h db -p 5432 && ssh -p 2222 host",
+        "docker login -u me --password-stdin reg.io",
+        '{"token": null, "token_type": "Bearer", "max_tokens": 10, "input_tokens": 5}',
+        '{"token": "IDENT", "value": "x"}',  # a lexer's token
+        '{"next_page_token": "CAEQAA12345678", "secret_name": "db", "sort_key": "id"}',
+        'OUTPUT_TOKEN: "gen_ai.server.time_per_output_token";',
+        "password: str\n    token: Optional[str] = None\napi_key: str | None = None\n",
+        "token: ${{ secrets.GITHUB_TOKEN }}\npassword: <your password>\nsecret: \"{{ vault_pw }}\"\n",
+        "Password: must be at least 8 characters\n",
+        "password: config.db_password,\napi_key: process.env.API_KEY\n",
+        "oauth: enabled\nauthor: ada\n",
+        '"password": "********", "secret": "..."',
+        '"passphrase": "string?", "secret": "\U0001f92b", "password": "abc"',  # a schema, an emoji, too short
+        "monkey: banana12",
+    ],
+)
+def test_new_kinds_leave_look_alikes_alone(text):
+    assert Redactor().redact_text(text) == (text, [])
+
+
+def test_a_key_named_like_a_secret_redacts_its_string_value():
+    value = {"password": "hunter2", "token": "IDENT", "auth": "dXNlcjpodW50ZXIy", "api_key": "$KEY", "port": 5432,
+             "nested": {"client_secret": "xyz9"}, "secret_name": "db"}
+    redacted, kinds = Redactor().redact_value(value)
+    assert redacted == {**value, "password": "[REDACTED: secret-field]", "auth": "[REDACTED: secret-field]",
+                        "nested": {"client_secret": "[REDACTED: secret-field]"}}
+    assert kinds == ["secret-field"] * 3
+    assert Redactor().may_hold_secret({"password": "hunter2"})
+    assert Redactor().redact_value(redacted) == (redacted, [])
+
+
+@pytest.mark.parametrize(
+    ("plain", "kind"),
+    [
+        ("user:" + GITHUB, "github-token-base64"),
+        ("AKIA" + "T" * 16, "aws-access-key-base64"),
+        ("-----BEGIN " + "EC PRIVATE KEY-----\nMHcCAQEE" + "B" * 64 + "\n-----END EC " + "PRIVATE KEY-----\n",
+         "private-key-base64"),
+        ("DB_PASSWORD=hunter2\nDB_HOST=db\n", "secret-assignment-base64"),
+        ("redis://:hunter22@cache:6379/0", "url-password-base64"),
+    ],
+)
+def test_a_secret_in_base64_redacts_the_whole_run(plain, kind):
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        for lead in ("", " ", ": "):  # the secret at each offset in a group of three bytes
+            encoded = encode((lead + plain).encode()).decode()
+            redacted, kinds = Redactor().redact_text(f"data:\n  value: {encoded}\n")
+            assert redacted == f"data:\n  value: [REDACTED: {kind}]\n"
+            assert kinds == [kind]
+
+
+def test_a_secret_in_base64_broken_into_lines_is_found():
+    text = ("The session's token, for the record, is " * 3) + GITHUB + " and nothing else." * 3
+    blob = base64.encodebytes(text.encode()).decode()  # lines of 76
+    assert blob.count("\n") > 2
+    redacted, kinds = Redactor().redact_text(f"$ base64 notes.txt\n{blob}$ ls\n")
+    assert redacted == "$ base64 notes.txt\n[REDACTED: github-token-base64]\n$ ls\n"
+    assert kinds == ["github-token-base64"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        base64.b64encode(b"just some ordinary text, nothing to hide here").decode(),
+        base64.b64encode(bytes(range(200, 240))).decode(),  # not text
+        "/home/user/project/src/redaction/patterns_for_secrets.py",
+        "3f2a9c0e1b7d4a6f8e2c1b0a9d8e7f6a5b4c3d2e and RedactedTranscriptFieldsTestCase",
+        "value: " + base64.b64encode(b"user:ghp_tooShortToBeAToken").decode(),
+    ],
+)
+def test_base64_without_a_secret_is_left_alone(text):
+    assert Redactor().redact_text(text) == (text, [])
+
+
+def test_an_allowed_secret_is_kept_in_base64_too():
+    example = "AKIA" + "EXAMPLE" + "X" * 9
+    encoded = base64.b64encode(f"id={example}".encode()).decode()
+    assert Redactor(allow=[example]).redact_text(encoded) == (encoded, [])
+
+
+# --- A secret split between two fields -------------------------------------------------------
+
+def test_a_token_split_between_thinking_and_text_is_redacted_on_both_sides():
+    fields = {"thinking": "The token is " + GITHUB[:10], "text": GITHUB[10:] + " as printed.", "tool_input": None}
+    redactor = Redactor()
+    # Neither half is a token on its own.
+    assert redactor.redact_value(fields["thinking"])[1] == redactor.redact_value(fields["text"])[1] == []
+    redacted, found = redactor.redact_fields(fields)
+    assert redacted == {"thinking": "The token is [REDACTED: github-token]",
+                        "text": "[REDACTED: github-token] as printed.", "tool_input": None}
+    assert found == {"thinking": ["github-token"], "text": ["github-token"], "tool_input": []}
+    assert redactor.redact_fields(redacted) == (redacted, {"thinking": [], "text": [], "tool_input": []})
+
+
+def test_a_split_inside_the_prefix_and_a_long_token_are_found():
+    redactor = Redactor()
+    assert redactor.fields_may_hold_secret({"thinking": "see g", "text": GITHUB[1:]})
+    assert redactor.redact_fields({"thinking": "see g", "text": GITHUB[1:]})[0] == {
+        "thinking": "see [REDACTED: github-token]", "text": "[REDACTED: github-token]"}
+    long_jwt = _jwt() + "x" * 600  # runs past the first window
+    thinking, text = "cookie " + long_jwt[:300], long_jwt[300:] + " end"
+    assert redactor.redact_fields({"thinking": thinking, "text": text})[0] == {
+        "thinking": "cookie [REDACTED: jwt]", "text": "[REDACTED: jwt] end"}
+
+
+def test_what_shows_a_secret_may_be_across_the_seam():
+    redacted, found = Redactor().redact_fields({"thinking": "https://admin:hunter2", "text": "@db.example.org/app"})
+    assert redacted == {"thinking": "https://admin:[REDACTED: url-password]", "text": "@db.example.org/app"}
+    assert found == {"thinking": ["url-password"], "text": []}
+
+
+@pytest.mark.parametrize(
+    ("thinking", "text"),
+    [
+        ("I will check the API", "KEY first."),
+        ("Done.", GITHUB[10:]),  # a token-like tail with nothing before it
+        ("the prefix ghp_", "\nis how GitHub tokens start"),
+    ],
+)
+def test_fields_that_only_meet_are_left_alone(thinking, text):
+    fields = {"thinking": thinking, "text": text}
+    assert Redactor().redact_fields(fields) == (fields, {"thinking": [], "text": []})
+
+
+def test_the_seams_are_thinking_then_text():
+    assert SEAMS == (("thinking", "text"),)
+
+
+def test_the_built_transcript_redacts_a_token_split_between_fields(tmp_path):
+    record = {"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": GITHUB[10:] + " done",
+              "thinking": "token " + GITHUB[:10]}
+    path = tmp_path / "transcript.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    told: list[tuple[int, list[str]]] = []
+    transcript = RedactedTranscript(load_transcript(str(path)), Redactor(), lambda n, kinds: told.append((n, kinds)))
+    shown = transcript.get(1)
+    assert shown is not None
+    assert (shown.thinking, shown.text) == ("token [REDACTED: github-token]", "[REDACTED: github-token] done")
+    assert told == [(1, ["github-token", "github-token"])]

@@ -105,3 +105,19 @@ def test_the_whole_texts_set_aside_before_the_site_is_emptied_are_taken_back(tmp
     anew.finish()
     assert kept.holds_any()
     assert all(Path(path).read_text(encoding="utf-8") == LONG for path in texts.values())
+
+
+def test_a_build_no_later_build_follows_lets_go_of_each_page_once_written(tmp_path: Path) -> None:
+    layout, kept = layout_of(40, 10), LastMade[_Made]()
+    kept.wanted = False  # a single `mkdocs build`, not `serve`
+    texts = {n: str(tmp_path / layout.text_file_src(n)) for n in layout.text_file_numbers()}
+    rendering = rendering_of(layout, texts, kept)
+    first, second = layout.page_sources()[:2]
+    whole = rendering.entries(first)
+    rendering.written(first)
+    light = rendering.entries(first)
+    assert light.html == "" and whole.html.count('id="msg-') == 10
+    assert (light.headings, light.search) == (whole.headings, whole.search)  # still read after the pages
+    assert rendering.entries(second).html.count('id="msg-') == 10  # not written yet: whole
+    rendering.finish()
+    assert not kept.holds_any()

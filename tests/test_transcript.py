@@ -26,7 +26,7 @@ def test_messages_are_ordered_by_number_and_keep_their_fields(tmp_path):
         "",
         message(3, speaker="assistant", provenance="described", text="a description", described_with=[7]),
     )
-    assert transcript.numbers == [3, 7]
+    assert list(transcript.numbers) == [3, 7]
     described = message_in(transcript, 3)
     assert described.is_described and described.described_with == (7,) and described.line == 3
     assert message_in(transcript, 7).tool_input == {"command": "ls"}
@@ -47,7 +47,7 @@ def test_the_empty_message_is_kept_as_empty_text(tmp_path):
         ((message(1, colour="red"),), "t.jsonl:1: unknown field 'colour'"),
         ((message(1, text=None),), "t.jsonl:1: field 'text' must be a string, found null"),
         ((message(True),), "t.jsonl:1: field 'n' must be an integer, found a boolean"),
-        ((message(0),), "t.jsonl:1: field 'n' must be a message number of 1 or more"),
+        ((message(0),), "t.jsonl:1: field 'n' must be a message number from 1 to 9,223,372,036,854,775,807"),
         ((message(1, speaker="robot"),), "t.jsonl:1: field 'speaker' must be one of user, assistant, tool, unknown"),
         ((message(1, provenance="quoted"),), "t.jsonl:1: field 'provenance' must be one of verbatim, described"),
         ((message(1), message(2), message(1)), "t.jsonl:3: message 1 is already defined on line 1"),
@@ -87,7 +87,7 @@ def test_the_file_is_read_again_by_the_next_build_only_when_it_changes(tmp_path)
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     again, reused = kept.read(str(path), "t.jsonl", None, lambda n, kinds: None)
-    assert not reused and again.numbers == [1, 2]
+    assert not reused and list(again.numbers) == [1, 2]
 
 
 @pytest.mark.parametrize(
@@ -113,6 +113,25 @@ def test_a_null_line_or_a_repeated_key_is_named_by_file_and_line(tmp_path, line,
     assert error_of(tmp_path, message(1), line) == expected
 
 
+TOKEN = "ghp_" + "A1b2C3d4E5" * 4
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        message(2, speaker=TOKEN),
+        message(2, provenance=TOKEN),
+        message(2, **{TOKEN: "x"}),
+        message(2, **{TOKEN.lower(): "x"}),
+        '{"n": 2, "speaker": "user", "provenance": "verbatim", "text": "x", "KEY": 1, "KEY": 2}'.replace("KEY", TOKEN),
+    ],
+)
+def test_a_problem_never_repeats_a_value_from_the_log(tmp_path, line):
+    """A field's value, or a key that does not read as a field name, may be a secret."""
+    problem = error_of(tmp_path, message(1), line)
+    assert problem.startswith("t.jsonl:2: ") and TOKEN.casefold() not in problem.casefold()
+
+
 def test_quotes_within_strings_are_no_repeated_keys(tmp_path):
     transcript = read(
         tmp_path,
@@ -124,4 +143,4 @@ def test_quotes_within_strings_are_no_repeated_keys(tmp_path):
     assert message_in(transcript, 1).text == 'say "hi"'
     assert message_in(transcript, 2).text == '"x"'
     assert message_in(transcript, 2).tool_input == {"command": 'echo "a": 1', "args": ["a", {"b": None}]}
-    assert transcript.numbers == [1, 2, 3]
+    assert list(transcript.numbers) == [1, 2, 3]

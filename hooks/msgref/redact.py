@@ -15,6 +15,8 @@ patterns. Plain Python only: nothing here imports MkDocs or Markdown.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import hashlib
 import json
@@ -30,13 +32,19 @@ from .transcript import IndexedTranscript
 MARKER = "[REDACTED: {kind}]"
 # Part of every redactor's fingerprint: raise it whenever a change to the code below
 # (not to a pattern or the allow list, which the fingerprint covers) changes what is
-# redacted, so that transcripts sealed by an older importer are redacted again.
-RULES_VERSION = 1
+# redacted, so that transcripts sealed by an older importer are redacted again. An
+# `accept` function below is named, not read, by the fingerprint: a change to one
+# raises it too.
+RULES_VERSION = 2
 
 # Characters that may stand right before a key's prefix; a letter, digit, `_` or `-`
 # there means the prefix is part of a longer word ("task-", "disk-").
 _START = r"(?<![A-Za-z0-9_-])"
 _NOT_MARKER = r"(?!\[REDACTED)"
+# Not a value but a stand-in for one: a variable, a template, an ellipsis, a mask, the
+# word of a placeholder (`curl -u user:password`).
+_NOT_STAND_IN = (r"(?![$%{<*…]|\.\.\.|(?i:password|passwd|pass|pwd|secret|token|changeme|x+)"
+                 r"(?![A-Za-z0-9_-]))")
 
 
 @dataclass(frozen=True)
@@ -52,12 +60,179 @@ class Pattern:
     # A simpler regular expression that must match the text, tested like the hints,
     # for a pattern whose hints are common words.
     hint_regex: re.Pattern[str] | None = None
+    # A test of a match in code, for what a regular expression says badly (the words
+    # of a key's name); a match it refuses is left alone.
+    accept: Callable[[re.Match[str]], bool] | None = None
+    # The match is base64: it is redacted, as `<kind>-base64`, only if the text it
+    # decodes to holds a secret of some kind.
+    encoded: bool = False
 
 
 def _pattern(kind: str, regex: str, group: int | str = 0, hints: Iterable[str] = (), hints_lower: bool = False,
-             hint_regex: str | None = None) -> Pattern:
+             hint_regex: str | None = None, accept: Callable[[re.Match[str]], bool] | None = None,
+             encoded: bool = False) -> Pattern:
     return Pattern(kind, re.compile(regex), group, tuple(hints), hints_lower,
-                   re.compile(hint_regex) if hint_regex else None)
+                   re.compile(hint_regex) if hint_regex else None, accept, encoded)
+
+
+# --- Secrets in a JSON or YAML value, found by the name of their key ------------------
+
+# The words of a name: `clientSecret`, `client_secret`, `CLIENT-SECRET` and `APIKey`
+# are each two words.
+_NAME_WORDS = re.compile(r"[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_$.-]*\Z")
+# A key's last word that names a secret of any value, of a token-like value only, and
+# the words before `key` that make it secret (`api_key`, not `sort_key`).
+_SECRET_NAMES = frozenset({"password", "passwd", "passphrase", "secret", "apikey"})
+_TOKEN_NAMES = frozenset({"token", "auth"})
+_SECRET_KEY_WORDS = frozenset({"api", "access", "secret", "private", "signing", "encryption", "master", "account",
+                               "auth", "client"})
+# Tokens that are no secret: a page's, a cancellation's.
+_PUBLIC_TOKEN_WORDS = frozenset({"page", "next", "continuation", "pagination", "cancellation", "sync", "resume",
+                                 "max", "min", "num", "total", "count", "public"})
+# Values that stand for a secret rather than being one: variables and templates, masks,
+# empty values, and the words of documentation.
+_STAND_IN = re.compile(r"[$%<{]|\*+\Z|[xX]+\Z|\.\.\.|…|\[REDACTED|.*(?:\$\{|\{\{)", re.S)
+_STAND_IN_WORDS = frozenset({"", "null", "none", "nil", "undefined", "true", "false", "~", "string", "str",
+                             "password", "secret", "token", "changeme", "example", "redacted", "hidden", "required",
+                             "optional", "your-password", "your_password", "your-token", "your_token", "your-api-key",
+                             "your_api_key"})
+# What makes an unquoted value code rather than a YAML literal: a type, a dotted name or
+# a call, a trailing `,` or `;`, a CamelCase type name.
+_CODE_VALUE = re.compile(
+    r"(?:str|string|bytes|int|float|bool|boolean|number|any|Any|unknown|object|Optional|Union|SecretStr|"
+    r"SecretBytes|list|dict|List|Dict)\b"
+    r"|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\Z|[A-Za-z_$][\w$.]*[(\[]|.*[,;({]\Z"
+    r"|(?:[A-Z][a-z0-9]+){2,}\Z",
+    re.S,
+)
+# A token: a digit and 8 characters, or both cases and 16 (not a metric's dotted name).
+_TOKEN_LIKE = re.compile(r"(?=\S*[0-9])\S{8,}|(?=\S*[a-z])(?=\S*[A-Z])\S{16,}")
+# A type in a schema (`"passphrase": "string?"`), not a value.
+_TYPE_NAME = re.compile(r"(?i:string|str|binary|bytes|number|integer|int|float|boolean|bool|any|object)(?:\?|\[\])?\Z")
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+def secret_name(name: str) -> str | None:
+    """How a key named `name` is treated: "secret" if its value is a secret whatever it
+    looks like (`password`, `client_secret`, `api_key`), "token" if only a token-like
+    value is (`access_token`, `auth`: a lexer's `"token": "IDENT"` is no secret), or None."""
+    words = [word.lower() for word in _NAME_WORDS.findall(name)]
+    if not words or name.startswith("[REDACTED"):  # a key that was a secret
+        return None
+    last, before = words[-1], words[-2] if len(words) > 1 else ""
+    if last in _SECRET_NAMES or (last == "key" and before in _SECRET_KEY_WORDS):
+        return "secret"
+    if last in _TOKEN_NAMES and before not in _PUBLIC_TOKEN_WORDS:
+        return "token"
+    return None
+
+
+def secret_literal(value: str, name_kind: str, plain: bool = False) -> bool:
+    """Whether `value`, the value of a key whose name is of `name_kind` (see
+    secret_name), is a literal secret rather than a variable, a template, a mask, a
+    placeholder, a type, or shorter than 4 characters. A `plain` value, unquoted in
+    YAML, must also not read as code (`str`, `config.password`, `get()`), nor be a word
+    of fewer than 16 letters, which prose and type names are made of."""
+    value = value.strip()
+    if value.lower() in _STAND_IN_WORDS or _STAND_IN.match(value) or _TYPE_NAME.match(value):
+        return False
+    if len(value) < 4 or _ALNUM.search(value) is None:
+        return False  # too short to keep anything, or an emoji's name for 🤫
+    if plain and (_CODE_VALUE.match(value) or any(c.isspace() for c in value) or
+                  (value.isalpha() and len(value) < 16)):
+        return False
+    return name_kind == "secret" or _TOKEN_LIKE.fullmatch(value) is not None
+
+
+# How the names of secret-field's keys end, whatever their case: `key` only after `_`,
+# `-` or the last letter of one of _SECRET_KEY_WORDS (`apiKey`), as `"key":` and
+# `"sort_key":` fill JSON.
+_SECRET_NAME_ENDS = ("password", "passwd", "passphrase", "secret", "token", "auth",
+                     *(f"{c}key" for c in sorted({"_", "-", *(word[-1] for word in _SECRET_KEY_WORDS)})))
+
+
+def _after_secret_name(case_insensitive: bool) -> str:
+    """A regular expression for a colon right after a name ending as _SECRET_NAME_ENDS
+    do, and its closing quote if any."""
+    # A look-behind must be of one width: the ends are grouped by length. A first look
+    # at the character before the colon turns most colons away at once.
+    widths: dict[int, list[str]] = {}
+    for end in _SECRET_NAME_ENDS:
+        widths.setdefault(len(end), []).append(re.escape(end))
+    behind = "|".join(f"(?<=(?:{'|'.join(ends)}){re.escape(close + space)}:)" for ends in widths.values()
+                      for close in ("", '"', "'", '\\"') for space in ("", " "))
+    last = "".join(sorted({end[-1] for end in _SECRET_NAME_ENDS})) + "\"' "
+    pattern = f":(?<=[{re.escape(last)}]:)(?:{behind})"
+    return f"(?i:{pattern})" if case_insensitive else pattern
+
+
+_KEY_END = re.compile(r"(?P<close>\\?[\"']?) ?\Z")
+
+
+def _secret_field(match: re.Match[str]) -> bool:
+    """Whether a match of the secret-field pattern (from the colon on) follows a key
+    named like a secret and holds a literal value: the name is read back from the colon
+    (`client_secret`, not `oauth`), and a value without quotes must follow an unquoted
+    key that starts its line."""
+    before = match.string[max(0, match.start() - 120) : match.start()]
+    end = _KEY_END.search(before)
+    assert end is not None  # it matches the empty string
+    name_end = before[: end.start()]
+    name = _NAME_CHARS.search(name_end)
+    assert name is not None
+    name_kind = secret_name(name.group(0))
+    if name_kind is None:
+        return False
+    plain = match.group("plain")
+    if plain is None:
+        value = match.group("escaped") or match.group("double") or match.group("single") or ""
+        return secret_literal(value, name_kind)
+    line_start = name_end[: name.start()].rsplit("\n", 1)[-1]
+    return (not end.group("close") and re.fullmatch(r"[ \t]*(?:-[ \t]+)?", line_start) is not None
+            and secret_literal(plain, name_kind, plain=True))
+
+
+# --- Secrets in base64 -------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BASE64_BREAK = re.compile(r"\r?\n|\\n")
+
+
+def decode_base64(run: str) -> str | None:
+    """The text that a run of base64 (standard or URL-safe, padded or not, its lines
+    broken by real or escaped line breaks) decodes to, or None if it is not base64 of
+    text: without capitals (the base64 of text all but always has some), invalid, not
+    UTF-8, or holding control characters. Lines that decode only without the last (a
+    word on the line after a blob) decode without it."""
+    if run.islower():
+        return None  # a path, a hex digest: quickly
+    lines = _BASE64_BREAK.split(run)
+    for parts in (lines, lines[:-1]) if len(lines) > 1 else (lines,):
+        compact = "".join(parts).rstrip("=")
+        if "-" in compact or "_" in compact:
+            if "+" in compact or "/" in compact:
+                return None
+            compact = compact.replace("-", "+").replace("_", "/")
+        try:
+            text = base64.b64decode(compact + "=" * (-len(compact) % 4), validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            continue
+        if _CONTROL.search(text) is None:
+            return text
+    return None
+
+
+_B64 = "[A-Za-z0-9+/]"
+_B64_EDGE = "[A-Za-z0-9+/=_-]"
+_BASE64_BYTES = bytes.maketrans(
+    bytes(range(256)),
+    bytes(ord("a") if re.fullmatch(r"[A-Za-z0-9+/_-]", chr(c)) else ord(" ") for c in range(256)),
+)
+_BASE64_RUN_BYTES = b"a" * 24
+_BASE64_RUN = re.compile(rf"(?<!{_B64_EDGE})[A-Za-z0-9+/_-]{{24,}}={{0,2}}(?!{_B64_EDGE})")
+# A line of `base64` (76 characters) or PEM and openssl (64) output, the first of a blob.
+_WRAPPED = "|".join(f"(?<={_B64}{{{n}}})(?<!{_B64_EDGE}{_B64}{{{n}}})" for n in (64, 76))
 
 
 # Most specific first: a token found by an earlier pattern is already a marker when a
@@ -92,7 +267,37 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
     ),
     _pattern("slack-token", r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}", hints=["xox"]),
     _pattern("google-api-key", _START + r"AIza[A-Za-z0-9_-]{30,}", hints=["AIza"]),
+    _pattern(
+        "stripe-key",
+        # Secret and restricted keys, live and test: a test key still opens the
+        # account's test data. Publishable keys (pk_) are public by design.
+        r"(?<![A-Za-z0-9_])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}",
+        hints=["k_live_", "k_test_"],
+    ),
+    _pattern("stripe-webhook-secret", r"(?<![A-Za-z0-9_])whsec_[A-Za-z0-9+/]{24,}={0,2}", hints=["whsec_"]),
+    _pattern("npm-token", r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", hints=["npm_"]),
+    _pattern(
+        "npm-token",
+        # .npmrc: `//registry.example.org/:_authToken=…` (or `_auth`, `_password`), or
+        # the same setting at a line's start (`_` after `:` or a line break); never
+        # `self._auth = …` in code.
+        r"_(?<![^\n:]_)(?:authToken|auth|password)=" + _NOT_MARKER + _NOT_STAND_IN + r"(?P<secret>[^\s\"'`]+)",
+        "secret",
+        hints=["_auth", "_password"],
+        hint_regex=r"_(?:authToken|auth|password)=",
+    ),
     _pattern("jwt", _START + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", hints=["eyJ"]),
+    _pattern(
+        "base64",
+        # A run of 24 base64 characters or more, or a blob broken into lines of 64 or
+        # 76. It is redacted only if it decodes to text that holds a secret, as
+        # `<kind>-base64`: a GitHub token in a Kubernetes secret's data, a private key,
+        # the user:token of a Basic header. Not hinted: see _hinted.
+        rf"(?<!{_B64_EDGE})[A-Za-z0-9+/_-]{{24,}}={{0,2}}"
+        rf"(?:(?:{_WRAPPED})(?:(?:\r?\n|\\n)(?:{_B64}{{76}}|{_B64}{{64}})(?!{_B64_EDGE}))*"
+        rf"(?:\r?\n|\\n){_B64}+={{0,2}})?(?!{_B64_EDGE})",
+        encoded=True,
+    ),
     _pattern(
         "url-password",
         # scheme://user:password@host keeps the user and the host.
@@ -116,12 +321,72 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         hints_lower=True,
     ),
     _pattern(
+        "basic-auth",
+        # `Authorization: Basic <base64 of user:password>`, any value but a variable.
+        r"(?i:\b(?:proxy-)?authorization)[\"']?\s*[:=]\s*[\"']?(?i:basic)[ \t]+" + _NOT_MARKER
+        + _NOT_STAND_IN + r"(?P<secret>[A-Za-z0-9+/_-]{4,}={0,2})",
+        "secret",
+        hints=["basic"],
+        hints_lower=True,
+        hint_regex=r"authorization[\"']?\s*[:=]\s*[\"']?basic",
+    ),
+    _pattern(
+        "api-key-header",
+        # X-Api-Key:, Api-Key:, X-Auth-Token:, Private-Token:, X-Vault-Token: … and
+        # `Authorization: Token …`. The value must look like a token (with a digit, or
+        # long), so that "the X-Api-Key: header" in prose is left alone.
+        r"(?<![A-Za-z0-9_-])(?:(?i:x-(?:[a-z0-9]+-)*?(?:api-?key|key|token|secret)|api-?key|private-token"
+        r"|(?:api|auth|access)-token)[\"']?[ \t]*:|(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?i:token)(?=[ \t]))"
+        r"[ \t]*" + _NOT_MARKER + _NOT_STAND_IN
+        + r"(?P<secret>(?=[A-Za-z0-9._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{6,}|[A-Za-z0-9._~+/=-]{16,})",
+        "secret",
+        hints=["-key", "apikey", "-token", "-secret", "authorization"],
+        hints_lower=True,
+        hint_regex=r"(?:-key|apikey|-token|-secret)[\"']?[ \t]*:|authorization[\"']?\s*[:=]\s*[\"']?token[ \t]",
+    ),
+    _pattern(
+        "command-password",
+        # The password in `curl -u user:password` (the user is kept), `mysql -pPASSWORD`
+        # (`-p` alone prompts, and `-p 3306` is not mysql's), `sshpass -p PASSWORD` and
+        # `docker login -p PASSWORD`. `--password=…` is a secret-assignment. The flag
+        # is looked for at most 500 characters on, so that a long line with many
+        # commands costs no more than a few passes.
+        r"\bcurl\b(?:[^\n;|&]|\\\n){0,500}?[ \t](?:-u[ \t]*|--user[= \t][ \t]*)[\"']?[^\s:\"']*:"
+        + _NOT_MARKER + _NOT_STAND_IN + r"(?P<curl>[^\s\"']+)"
+        r"|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mariadb|mariadb-dump|mariadb-admin)"
+        r"(?![\w-])(?:[^\n;|&]|\\\n){0,500}?[ \t]-p[\"']?" + _NOT_MARKER + _NOT_STAND_IN + r"(?P<mysql>[^\s\"']+)"
+        r"|\bsshpass[ \t]+(?:-[a-oq-zA-Z]\S*[ \t]+)*-p[ \t]*[\"']?" + _NOT_MARKER
+        + _NOT_STAND_IN + r"(?P<sshpass>[^\s\"']+)"
+        r"|\bdocker[ \t]+login\b(?:[^\n;|&]|\\\n){0,500}?[ \t](?:-p|--password)[ \t]+[\"']?" + _NOT_MARKER
+        + _NOT_STAND_IN + r"(?P<docker>[^\s\"']+)",
+        "curl|mysql|sshpass|docker",
+        hints=["curl", "mysql", "mariadb", "sshpass", "docker"],
+        hint_regex=r"[ \t](?:-[up]|--user|--password)",
+    ),
+    _pattern(
+        "secret-field",
+        # The value of a JSON, YAML or object-literal key named like a secret:
+        # `"password": "…"`, `client_secret: …`, `{\"api_key\": \"…\"}`. The search
+        # starts at the colon, far quicker than at every word; _secret_field reads the
+        # key's name back from it and checks the value. A value without quotes is one
+        # word (prose has spaces) at the line's end or before a comment.
+        _after_secret_name(case_insensitive=True) + r"[ \t]*" + _NOT_MARKER +
+        r"(?:\\\"(?P<escaped>[^\"\\\n]+)\\\"|\"(?P<double>[^\"\n]+?)(?<!\\)\"|'(?P<single>[^'\n]+)'"
+        r"|(?<=[ \t])(?P<plain>[^\s\"'#|>&*!{\[,`]\S{0,200}+)(?=[ \t]+#|[ \t]*(?:\r?\n|\Z)))",
+        "escaped|double|single|plain",
+        hints=["pass", "secret", "token", "auth", "key"],
+        hints_lower=True,
+        hint_regex=_after_secret_name(case_insensitive=False),
+        accept=_secret_field,
+    ),
+    _pattern(
         "secret-assignment",
         # NAME_KEY=, NAME_TOKEN=, NAME_SECRET=, PASSWORD= (any case, `-` or `_`), in
         # shell, env files, code and command-line flags: the word starts the name or
         # follows `_` or `-`. The value is left alone when it is code rather than a
         # literal: a variable, a template, a call, an index or None.
-        r"(?:(?<=[_-])|(?<![A-Za-z0-9]))(?i:key|token|secret|password|passwd|passphrase)"
+        r"(?:(?:(?<=[_-])|(?<![A-Za-z0-9]))(?i:key|token|secret|password|passwd|passphrase)"
+        r"|(?<![A-Za-z0-9])(?i:pgpassword|mysql_pwd))"
         r"\s*=(?!=)\s*"
         r"(?:\"" + _NOT_MARKER + r"(?P<double>[^\"\n]+)\"|'" + _NOT_MARKER + r"(?P<single>[^'\n]+)'"
         r"|" + _NOT_MARKER + r"(?![$%{<]|(?:None|null|true|false|True|False)\b)"
@@ -129,15 +394,21 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         # cannot shorten `os.environ[...]` until the call or index check passes.
         r"(?=(?P<bare>[^\s\"'&;,()\[\]{}<>`]+))(?P=bare)(?![(\[]))",
         "double|single|bare",
-        hints=["key", "token", "secret", "pass"],
+        hints=["key", "token", "secret", "pass", "mysql_pwd"],
         hints_lower=True,
         # Words such as "token" fill logs; an assignment to one is much rarer. A
         # case-insensitive search is several times slower than this one in folded text.
-        hint_regex=r"(?:key|token|secret|password|passwd|passphrase)\s*=",
+        hint_regex=r"(?:key|token|secret|password|passwd|passphrase|mysql_pwd)\s*=",
     ),
 )
 
-KINDS = tuple(pattern.kind for pattern in BUILTIN_PATTERNS)
+# Each kind once, in the patterns' order; `base64` stands for the `<kind>-base64` kinds.
+KINDS = tuple(dict.fromkeys(pattern.kind for pattern in BUILTIN_PATTERNS))
+# A secret split between two fields of a message, the first's end and the second's
+# start, as a message's thinking runs on into its text (see Redactor.redact_fields).
+SEAMS: tuple[tuple[str, str], ...] = (("thinking", "text"),)
+# How much of each side of a seam fields_may_hold_secret looks at: far more than a hint.
+_SEAM_WINDOW = 256
 
 
 class NestingError(ValueError):
@@ -185,11 +456,78 @@ class Redactor:
         folded = functools.cache(text.casefold)
         return any(_hinted(pattern, text, folded) for pattern in self.patterns)
 
+    def fields_may_hold_secret(self, fields: Mapping[str, object]) -> bool:
+        """may_hold_secret for a message's fields (name -> value), the seams between the
+        fields of SEAMS too: False only if `redact_fields` would find nothing."""
+        seams = []
+        for before, after in SEAMS:
+            tail, head = fields.get(before), fields.get(after)
+            if isinstance(tail, str) and isinstance(head, str):
+                seams.append(tail[-_SEAM_WINDOW:] + head[:_SEAM_WINDOW])
+        return self.may_hold_secret(*fields.values(), *seams)
+
     def redact_value(self, value: Any) -> tuple[Any, list[str]]:
-        """Redact every string inside a JSON-like value, the keys of its objects too.
+        """Redact every string inside a JSON-like value, the keys of its objects too,
+        and a string whose key is named like a secret (`{"password": "…"}`) whole.
         A value nested deeper than MAX_NESTING levels is refused with NestingError."""
         kinds: list[str] = []
         return self._redact(value, kinds, 0), kinds
+
+    def redact_fields(self, fields: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
+        """Redact each of a message's fields (name -> value) as `redact_value` does, and
+        a secret split between two of them, the end of the first of a pair of SEAMS and
+        the start of the second (a token begun in the thinking and ended in the text):
+        each part is replaced by a marker of the secret's kind. Returns the fields
+        redacted and, for each, the kinds found in it."""
+        values = dict(fields)
+        found: dict[str, list[str]] = {name: [] for name in values}
+        for before, after in SEAMS:
+            tail, head = values.get(before), values.get(after)
+            if isinstance(tail, str) and isinstance(head, str) and tail and head:
+                values[before], values[after] = self._redact_seam(tail, head, found[before], found[after])
+        redacted: dict[str, Any] = {}
+        for name, value in values.items():
+            redacted[name], kinds = self.redact_value(value)
+            found[name] += kinds
+        return redacted, found
+
+    def _redact_seam(self, tail: str, head: str, tail_kinds: list[str], head_kinds: list[str]) -> tuple[str, str]:
+        """`tail` and `head` with each secret that runs from one into the other replaced,
+        on each side, by a marker. A secret wholly on one side is left to that side's
+        own redaction, unless what shows it a secret is on the other (the `@host` after
+        a URL's password). The two are searched whole, joined: a private key's BEGIN
+        line may be far from the seam. Only a message that may hold a secret (see
+        fields_may_hold_secret) comes here, so the cost is rarely paid."""
+        window, seam = tail + head, len(tail)
+        for secret_start, secret_end, kind in sorted(self._spans_across(window, seam), reverse=True):
+            marker = MARKER.format(kind=kind)
+            if secret_start < seam:
+                tail = tail[:secret_start] + marker + tail[min(secret_end, seam):]
+                tail_kinds.append(kind)
+            if secret_end > seam:
+                head = head[: max(secret_start, seam) - seam] + marker + head[secret_end - seam :]
+                head_kinds.append(kind)
+        return tail, head
+
+    def _spans_across(self, window: str, seam: int) -> list[tuple[int, int, str]]:
+        """The secrets of the matches that run across `seam` in `window`: the start and
+        end of each secret, and its kind. The patterns take their turns as in
+        redact_text: a match overlapping an earlier pattern's secret is not one."""
+        taken: list[tuple[int, int]] = []
+        spans = []
+        folded = functools.cache(window.casefold)
+        for pattern in self.patterns:
+            if not _hinted(pattern, window, folded):
+                continue
+            for match in pattern.regex.finditer(window):
+                start, end = _secret_span(match, pattern.group)
+                kind = self._kind(match, pattern, window[start:end])
+                if kind is None or any(start < other_end and other_start < end for other_start, other_end in taken):
+                    continue
+                taken.append((start, end))
+                if match.start() < seam < match.end():
+                    spans.append((start, end, kind))
+        return spans
 
     def _redact(self, value: Any, kinds: list[str], depth: int) -> Any:
         if isinstance(value, str):
@@ -201,27 +539,48 @@ class Redactor:
         if isinstance(value, dict):
             redacted: dict[Any, Any] = {}
             for key, item in value.items():
+                name = key
                 key = marked = self._redact(key, kinds, depth)
                 copy = 1
                 while key in redacted:  # two secrets redacted to the same marker stay two keys
                     copy += 1
                     key = f"{marked} #{copy}"
                 redacted[key] = self._redact(item, kinds, depth + 1)
+                if isinstance(name, str) and isinstance(item, str) and redacted[key] == item \
+                        and item not in self.allow and (name_kind := secret_name(name)) is not None \
+                        and secret_literal(item, name_kind):
+                    redacted[key] = MARKER.format(kind="secret-field")
+                    kinds.append("secret-field")
             return redacted
         if isinstance(value, (list, tuple)):
             return [self._redact(item, kinds, depth + 1) for item in value]
         return value
 
+    def _kind(self, match: re.Match[str], pattern: Pattern, secret: str) -> str | None:
+        """The kind a match is redacted as, or None if it is to be kept: allowed, refused
+        by the pattern's `accept`, or base64 of nothing secret."""
+        if not secret or secret in self.allow or (pattern.accept is not None and not pattern.accept(match)):
+            return None
+        if not pattern.encoded:
+            return pattern.kind
+        decoded = decode_base64(secret)
+        if decoded is None:
+            return None
+        inner = self.redact_text(decoded)[1]
+        if not inner:
+            return None
+        return inner[0] if inner[0].endswith("-base64") else f"{inner[0]}-base64"
+
     def _replace(self, match: re.Match[str], pattern: Pattern, kinds: list[str]) -> str:
         start, end = _secret_span(match, pattern.group)
-        secret = match.string[start:end]
-        if not secret or secret in self.allow:
+        kind = self._kind(match, pattern, match.string[start:end])
+        if kind is None:
             return match.group(0)
-        kinds.append(pattern.kind)
+        kinds.append(kind)
         whole_start = match.start()
         return (
             match.string[whole_start:start]
-            + MARKER.format(kind=pattern.kind)
+            + MARKER.format(kind=kind)
             + match.string[end : match.end()]
         )
 
@@ -231,7 +590,7 @@ def _fingerprint(patterns: tuple[Pattern, ...], allow: frozenset[str]) -> bytes:
     changed by any change to a pattern (its hints too), its order or the allow list."""
     rules = [RULES_VERSION, [
         [p.kind, p.regex.pattern, p.regex.flags, p.group, list(p.hints), p.hints_lower,
-         p.hint_regex.pattern if p.hint_regex else None]
+         p.hint_regex.pattern if p.hint_regex else None, p.accept.__qualname__ if p.accept else None, p.encoded]
         for p in patterns
     ], sorted(allow)]
     # JSON with every string escaped to ASCII: one unambiguous text for any rules.
@@ -243,6 +602,16 @@ def _hinted(pattern: Pattern, text: str, folded: Callable[[], str]) -> bool:
     far quicker than its search can tell; `folded()` is the text case-folded. casefold,
     unlike lower, maps every letter that the patterns' (?i) matches as one of their
     hints' letters, such as the Kelvin sign."""
+    if pattern.encoded:
+        # Base64 hides every hint; a run that decodes to text is rare, and finding the
+        # runs and decoding them (in C) costs less than looking for the base64 of each
+        # hint at each of its three offsets. Most texts have no run at all, which their
+        # bytes, each base64 character made `a` and any other a space, tell five times
+        # quicker than a regular expression. The first line of a blob is a run of its
+        # own, and decodes as well.
+        if _BASE64_RUN_BYTES not in text.encode("utf-8", "surrogatepass").translate(_BASE64_BYTES):
+            return False
+        return any(decode_base64(match.group(0)) is not None for match in _BASE64_RUN.finditer(text))
     if not pattern.hints:
         return True  # a pattern of the site's own: tried on every string
     haystack = folded() if pattern.hints_lower else text
@@ -258,7 +627,8 @@ def _collect_strings(value: object, strings: list[str], depth: int) -> None:
         if depth >= MAX_NESTING:
             raise NestingError(f"nests deeper than {MAX_NESTING} levels, the most a message may hold")
         if isinstance(value, dict):
-            strings.extend(key for key in value if isinstance(key, str))
+            # `key:` so that a key named like a secret is seen as one (redact_value).
+            strings.extend(f"{key}:" for key in value if isinstance(key, str))
         for item in value.values() if isinstance(value, dict) else value:
             _collect_strings(item, strings, depth + 1)
 
@@ -322,13 +692,12 @@ class RedactedTranscript:
         if self._seals is not None and self._seals.seal_verified(n):
             self._clean.add(n)  # the importer redacted it under the same rules
             return message
-        if not self._redactor.may_hold_secret(*(getattr(message, name) for name in LOG_TEXT_FIELDS)):
+        fields = {name: getattr(message, name) for name in LOG_TEXT_FIELDS}
+        if not self._redactor.fields_may_hold_secret(fields):
             self._clean.add(n)
             return message
-        redacted, kinds = {}, []
-        for name in LOG_TEXT_FIELDS:
-            redacted[name], found = self._redactor.redact_value(getattr(message, name))
-            kinds += found
+        redacted, found = self._redactor.redact_fields(fields)
+        kinds = [kind for name in LOG_TEXT_FIELDS for kind in found[name]]
         if not kinds:
             self._clean.add(n)
             return message

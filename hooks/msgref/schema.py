@@ -8,7 +8,8 @@ whether its text comes from the session log (and so is searched for secrets).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -17,6 +18,8 @@ SPEAKERS = ("user", "assistant", "tool", "unknown")
 # Python's recursion limit, which the standard library's parser and the redaction reach.
 MAX_NESTING = 100
 PROVENANCES = ("verbatim", "described")
+# The largest message number: the index of a transcript keeps them as 64-bit integers.
+MAX_MESSAGE_NUMBER = 2**63 - 1
 
 
 def _json(kind: type, required: bool = False, from_log: bool = False) -> dict[str, object]:
@@ -66,7 +69,7 @@ class MessageSource(Protocol):
         """How problems name the transcript's file."""
 
     @property
-    def numbers(self) -> list[int]:
+    def numbers(self) -> Sequence[int]:
         """The message numbers, in order."""
 
     @property
@@ -94,20 +97,20 @@ def record_problem(record: object) -> str | None:
         missing = [name for name in REQUIRED_FIELDS if name not in record]
         return f"missing required field {', '.join(map(repr, missing))}"
     if not names <= FIELD_TYPES.keys():
-        unknown = sorted(set(record) - set(FIELD_TYPES))
-        return f"unknown field {', '.join(map(repr, unknown))} (known fields: {', '.join(FIELD_TYPES)})"
+        unknown = ", ".join(sorted({shown_key(name) for name in record if name not in FIELD_TYPES}))
+        return f"unknown field {unknown} (known fields: {', '.join(FIELD_TYPES)})"
     for name, value in record.items():
         expected = FIELD_TYPES[name]
         # Exact types: JSON values are never subclasses, and a boolean (in Python a
         # subclass of int) is no message number.
         if type(value) is not expected and expected is not object:
             return f"field {name!r} must be {_json_name(expected)}, found {_json_type(value)}"
-    if record["n"] < 1:
-        return f"field 'n' must be a message number of 1 or more, found {record['n']}"
+    if not 1 <= record["n"] <= MAX_MESSAGE_NUMBER:
+        return f"field 'n' must be a message number from 1 to {MAX_MESSAGE_NUMBER:,}"
     if record["speaker"] not in SPEAKERS:
-        return f"field 'speaker' must be one of {', '.join(SPEAKERS)}, found {record['speaker']!r}"
+        return f"field 'speaker' must be one of {', '.join(SPEAKERS)}"
     if record["provenance"] not in PROVENANCES:
-        return f"field 'provenance' must be one of {', '.join(PROVENANCES)}, found {record['provenance']!r}"
+        return f"field 'provenance' must be one of {', '.join(PROVENANCES)}"
     if nests_deeper(record.get("tool_input"), MAX_NESTING):
         return f"field 'tool_input' nests deeper than {MAX_NESTING} levels, the most a message may hold"
     described_with = record.get("described_with")
@@ -120,6 +123,16 @@ def record_problem(record: object) -> str | None:
 
 
 _REQUIRED_NAMES = frozenset(REQUIRED_FIELDS)
+
+
+# A key that reads as a field name is named in messages; any other key may be text
+# from the log, a secret even, and is not repeated.
+_FIELD_NAME = re.compile(r"[a-z][a-z_]{0,39}")
+
+
+def shown_key(key: str) -> str:
+    """How a problem names a key of a record: quoted if it reads as a field name."""
+    return repr(key) if _FIELD_NAME.fullmatch(key) else "(a name that is not shown)"
 
 
 def nests_deeper(value: object, limit: int) -> bool:

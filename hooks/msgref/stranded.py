@@ -39,6 +39,28 @@ def stranded_tags(html: str) -> list[tuple[int | None, str]]:
             for (line, written), where in first.items()]
 
 
+def tags_in_titles(front_matter: str, first_line: int = 1) -> list[tuple[int, str]]:
+    """(line, problem) for each tag or near miss in a page's front matter (its title, its
+    description): the theme writes these as text, where no citation can stand."""
+    found = []
+    for match in tags.CANDIDATE_RE.finditer(front_matter):
+        line = first_line + front_matter.count("\n", 0, match.start())
+        found.append((line, f"'{_one_line(match.group())}' is in the page's front matter, "
+                            "where no citation can stand; it is left as written"))
+    return found
+
+
+def tag_in_nav_title(title: str) -> str | None:
+    """The problem with a `nav` title that holds a tag or a near miss, or None."""
+    match = tags.CANDIDATE_RE.search(title)
+    return None if match is None else (f"'{_one_line(match.group())}' is in the title {title!r}, "
+                                       "where no citation can stand; it is left as written")
+
+
+def _one_line(written: str) -> str:
+    return " ".join(written.split())
+
+
 class _Finder(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import json
 import os
 import stat as file_types
 import sys
+from array import array
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, cast
 
 import orjson  # reads JSON several times faster than the standard library
 
-from .schema import MAX_NESTING, Message, message_from_record, record_problem
+from .schema import MAX_NESTING, Message, message_from_record, record_problem, shown_key
 from .seal import SealCheck
 
 
@@ -25,18 +27,29 @@ class TranscriptError(Exception):
 @dataclass(frozen=True)
 class LineIndex:
     """Where each message's line is in its file, and what the build needs to know of the
-    message before reading it, by message number. Dicts of integers rather than one of
-    tuples: Python's garbage collector never visits them, while tens of thousands of new
-    tuples would set off extra collections."""
+    message before reading it. Arrays of machine integers, in the order of the message
+    numbers, rather than dicts: for a million messages they hold 40 MB, where dicts of
+    Python integers held seven times as much."""
 
-    offsets: dict[int, int]  # the line's first byte
-    sizes: dict[int, int]  # its length in bytes
-    lines: dict[int, int]  # its line number
-    text_lengths: dict[int, int]  # the length of the message's text, in characters
+    numbers: array[int]  # the message numbers, ascending
+    offsets: array[int]  # each line's first byte
+    sizes: array[int]  # its length in bytes
+    lines: array[int]  # its line number
+    text_lengths: array[int]  # the length of the message's text, in characters
     # The messages whose line carries a redaction seal, verified when the line is read:
     # most messages of a site are never shown, and need no look.
     with_seal: frozenset[int]
     described: frozenset[int]  # the messages given as a description, not quoted
+
+    def position(self, n: int) -> int | None:
+        """Where message n is in the arrays, or None if the transcript has no message n."""
+        numbers = self.numbers
+        if not numbers:
+            return None
+        i = n - numbers[0]  # where it is when the numbers have no gap, as most transcripts'
+        if not 0 <= i < len(numbers) or numbers[i] != n:
+            i = bisect.bisect_left(numbers, n)
+        return i if i < len(numbers) and numbers[i] == n else None
 
 
 class IndexedTranscript:
@@ -57,7 +70,7 @@ class IndexedTranscript:
         self._seal_check = SealCheck(seal_key) if seal_key is not None and index.with_seal else None
         self._verified: set[int] = set()  # the messages read whose seal matched
         self._index = index
-        self.numbers = sorted(index.offsets)
+        self.numbers: Sequence[int] = index.numbers
         self.described = index.described
         self._cache: OrderedDict[int, Message] = OrderedDict()
         try:
@@ -73,10 +86,13 @@ class IndexedTranscript:
 
     def size_hint(self, n: int) -> int:
         """The length of message n's text in the file, known from the index."""
-        return self._index.text_lengths[n]
+        i = self._index.position(n)
+        if i is None:
+            raise KeyError(n)
+        return self._index.text_lengths[i]
 
     def __contains__(self, n: int) -> bool:
-        return n in self._index.offsets
+        return self._index.position(n) is not None
 
     def seal_verified(self, n: int) -> bool:
         """Whether message n's line, as it was read, ends with a redaction seal made with
@@ -84,26 +100,28 @@ class IndexedTranscript:
         return n in self._verified
 
     def get(self, n: int) -> Message | None:
-        if n not in self._index.offsets:
-            return None
         message = self._cache.get(n)
         if message is not None:
             self._cache.move_to_end(n)
             return message
-        message, size = self._read_message(n)
+        i = self._index.position(n)
+        if i is None:
+            return None
+        message, size = self._read_message(n, i)
         if size <= self.CACHED_LINE_BYTES:
             self._cache[n] = message
             if len(self._cache) > self.CACHED_MESSAGES:
                 self._cache.popitem(last=False)
         return message
 
-    def _read_message(self, n: int) -> tuple[Message, int]:
-        line_number, raw = self._index.lines[n], b""
+    def _read_message(self, n: int, i: int) -> tuple[Message, int]:
+        """Message n, at position i of the index, and the length of its line."""
+        line_number, raw = self._index.lines[i], b""
         record: dict[str, Any] | None = None
         try:
             # By its position, not the file's: a worker forked from this process shares
             # the file's position, and reads alongside.
-            raw = os.pread(self._file.fileno(), self._index.sizes[n], self._index.offsets[n])
+            raw = os.pread(self._file.fileno(), self._index.sizes[i], self._index.offsets[i])
             record = checked_record(raw, self.path, line_number)
         except (OSError, TranscriptError):
             pass
@@ -115,22 +133,49 @@ class IndexedTranscript:
         return message_from_record(record, line_number), len(raw)
 
 
-def _line_index(records: Iterable[_Record]) -> LineIndex:
-    """The index of the records' lines, with the messages whose line carries a seal."""
-    offsets: dict[int, int] = {}
-    sizes: dict[int, int] = {}
-    lines: dict[int, int] = {}
-    text_lengths: dict[int, int] = {}
+def _line_index(records: Iterable[_Record], path: str) -> LineIndex:
+    """The index of the records' lines, checked: no message number twice, and every
+    message a description names there."""
+    numbers, offsets, sizes, lines, text_lengths = (array("q") for _ in range(5))
     with_seal: list[int] = []
     described: list[int] = []
+    describing: list[tuple[int, list[int]]] = []  # (line, described_with) to check at the end
     for record, line_number, offset, raw in records:
         n = record["n"]
-        offsets[n], sizes[n], lines[n], text_lengths[n] = offset, len(raw), line_number, len(record["text"])
+        numbers.append(n)
+        offsets.append(offset)
+        sizes.append(len(raw))
+        lines.append(line_number)
+        text_lengths.append(len(record["text"]))
         if "redaction_seal" in record:
             with_seal.append(n)
         if record["provenance"] == "described":
             described.append(n)
-    return LineIndex(offsets, sizes, lines, text_lengths, frozenset(with_seal), frozenset(described))
+            if record.get("described_with"):
+                describing.append((line_number, record["described_with"]))
+    if any(numbers[i] >= numbers[i + 1] for i in range(len(numbers) - 1)):  # not in order: sort them
+        order = sorted(range(len(numbers)), key=numbers.__getitem__)  # stable: a repeated number's first line first
+        numbers, offsets, sizes, lines, text_lengths = (
+            array("q", map(values.__getitem__, order)) for values in (numbers, offsets, sizes, lines, text_lengths))
+        _check_unique(numbers, lines, path)
+    index = LineIndex(numbers, offsets, sizes, lines, text_lengths, frozenset(with_seal), frozenset(described))
+    for line_number, others in describing:
+        for other in others:
+            if index.position(other) is None:
+                raise TranscriptError(
+                    f"{path}:{line_number}: described_with names message {other}, which is not in the transcript"
+                )
+    return index
+
+
+def _check_unique(numbers: array[int], lines: array[int], path: str) -> None:
+    """TranscriptError for the first line, in the file, that repeats a message number;
+    `numbers` are sorted, and `lines` in the same order."""
+    repeats = [(lines[i + 1], numbers[i]) for i in range(len(numbers) - 1) if numbers[i] == numbers[i + 1]]
+    if repeats:
+        line_number, n = min(repeats)
+        first = lines[bisect.bisect_left(numbers, n)]
+        raise TranscriptError(f"{path}:{line_number}: message {n} is already defined on line {first}")
 
 
 # A checked record of a message line: the record, its line number, its first byte, the line.
@@ -138,27 +183,13 @@ _Record = tuple[dict[str, Any], int, int, bytes]
 
 
 def _checked_records(raw_lines: Iterable[bytes], path: str) -> Iterator[_Record]:
-    """Yield (record, line number, byte offset, raw line) for each message line, checking the whole file."""
-    line_of: dict[int, int] = {}
-    describing: list[tuple[int, list[int]]] = []  # (line, described_with) to check at the end
+    """Yield (record, line number, byte offset, raw line) for each message line, each checked."""
     offset = 0
     for line_number, raw in enumerate(raw_lines, start=1):
         record = checked_record(raw, path, line_number)
         if record is not None:
-            n = record["n"]
-            first = line_of.setdefault(n, line_number)
-            if first != line_number:
-                raise TranscriptError(f"{path}:{line_number}: message {n} is already defined on line {first}")
-            if record.get("described_with"):
-                describing.append((line_number, record["described_with"]))
             yield record, line_number, offset, raw
         offset += len(raw)
-    for line_number, others in describing:
-        for other in others:
-            if other not in line_of:
-                raise TranscriptError(
-                    f"{path}:{line_number}: described_with names message {other}, which is not in the transcript"
-                )
 
 
 def checked_record(raw: bytes, path: str, line_number: int) -> dict[str, Any] | None:
@@ -266,7 +297,7 @@ def _record_of_line(raw: bytes, where: str) -> object:
     try:
         return json.loads(line, object_pairs_hook=_unique_keys)
     except _RepeatedKey as repeated:
-        raise TranscriptError(f"{where}: the key {repeated.args[0]!r} appears twice in one object") from None
+        raise TranscriptError(f"{where}: the key {shown_key(repeated.args[0])} appears twice in one object") from None
     except json.JSONDecodeError as error:
         raise TranscriptError(f"{where}: not valid JSON: {error.msg} (column {error.colno})") from None
     except ValueError:  # an integer past Python's limit on the digits of one number
@@ -321,7 +352,7 @@ def _file_index(path: str, display_path: str) -> LineIndex:
     except OSError as error:
         raise TranscriptError(f"{display_path}: cannot read the transcript file: {error.strerror}") from None
     with file:
-        return _line_index(_checked_records(file, display_path))
+        return _line_index(_checked_records(file, display_path), display_path)
 
 
 def _open_to_read(path: str, display_path: str, buffering: int = -1) -> BinaryIO:

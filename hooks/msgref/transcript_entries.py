@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import html
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -74,6 +74,11 @@ class PageEntries:
     def html(self) -> str:
         """The entries' HTML, each hole an empty element that says what it is for."""
         return self.filled(lambda kind, n: _HOLE_MARKUP[kind].format(n=n))
+
+    def without_html(self) -> PageEntries:
+        """The same entries without their HTML, for once the page is written: most of
+        their memory, where the headings and search entries are still to be read."""
+        return dataclasses.replace(self, texts=("",), holes=())
 
 
 class _Pieces:
@@ -238,7 +243,7 @@ def _cut(text: str, limit: int) -> str:
     return text[:line_end] if line_end > limit // 2 else text[:limit]
 
 
-def _gap(numbers: list[int], first: int, last: int) -> etree.Element:
+def _gap(numbers: Sequence[int], first: int, last: int) -> etree.Element:
     """A note for the messages at positions first..last, which are left out."""
     note = etree.Element("p", {"class": "msg-gap"})
     count = last - first + 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import functools
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from . import snippets
@@ -67,14 +67,17 @@ class TranscriptLayout:
         self.message_chars = settings.message_chars
         self.search = settings.search
         numbers = transcript.numbers
+        # Where every message is shown, its positions and numbers are the transcript's own,
+        # not copies: a million of them as Python integers would take 36 MB more.
+        self.positions: Sequence[int]
         if self.context is None:
-            self.positions, self.cited_count = list(range(len(numbers))), len(numbers)
+            self.positions, self.cited_count, shown = range(len(numbers)), len(numbers), numbers
         else:
             self.positions, self.cited_count = _window(numbers, cited, self.context)
-        shown = [numbers[i] for i in self.positions]
-        per_page = settings.messages_per_page
-        self.pages = [shown[i : i + per_page] for i in range(0, len(shown), per_page)] or [[]]
-        self._page_of = {n: i for i, chunk in enumerate(self.pages) for n in chunk}
+            shown = [numbers[i] for i in self.positions]
+        self._shown, self._per_page = shown, settings.messages_per_page
+        self.pages: list[Sequence[int]] = [
+            shown[i : i + self._per_page] for i in range(0, len(shown), self._per_page)] or [[]]
         self._text_bytes: dict[int, int] = {}  # the size of each text file made
         self._sources = [page_src(self.folder, i) for i in range(len(self.pages))]
 
@@ -101,8 +104,8 @@ class TranscriptLayout:
         return found
 
     def src_of(self, n: int) -> str | None:
-        index = self._page_of.get(n)
-        return None if index is None else self._sources[index]
+        i = bisect.bisect_left(self._shown, n)
+        return self._sources[i // self._per_page] if i < len(self._shown) and self._shown[i] == n else None
 
     def text_file_src(self, n: int) -> str:
         return posixpath.join(text_folder(self.folder), f"msg-{n}.txt")
@@ -147,7 +150,7 @@ class TranscriptLayout:
         return posixpath.relpath(target, posixpath.dirname(from_page) or ".") + f"#msg-{n}"
 
 
-def _window(numbers: list[int], cited: Iterable[int], context: int) -> tuple[list[int], int]:
+def _window(numbers: Sequence[int], cited: Iterable[int], context: int) -> tuple[list[int], int]:
     """The positions, in the sorted `numbers`, of the cited messages and of `context`
     messages on either side of each; and how many of the cited messages there are."""
     found = []

@@ -14,7 +14,7 @@ import heapq
 import html
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .snippets import to_html
@@ -54,7 +54,7 @@ class Strip:
         return LEFT + (n - self.low) / self.span * (RIGHT - LEFT)
 
 
-def number_strip(numbers: list[int]) -> Strip | None:
+def number_strip(numbers: Sequence[int]) -> Strip | None:
     """The strip of the sorted message `numbers`; None for an empty transcript."""
     if not numbers:
         return None

@@ -7,7 +7,7 @@ The pager's links are made by the caller from the pages' source files (`page-2.m
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from .transcript_layout import TranscriptLayout
 
@@ -76,7 +76,7 @@ def _page_list(layout: TranscriptLayout, indexes: Iterable[int], current: int, h
     return pages
 
 
-def absent_note(numbers: list[int], first: int, last: int) -> etree.Element | None:
+def absent_note(numbers: Sequence[int], first: int, last: int) -> etree.Element | None:
     """A line naming the numbers between positions `first` and `last` of the sorted
     `numbers` (either end -1 for none: from the first or to the last number) that the
     transcript does not hold; None when they are consecutive."""

@@ -70,6 +70,9 @@ class LastMade(Generic[Made]):
 
     def __init__(self) -> None:
         self._kept: tuple[MessageSource, Hashable, Sequence[Made]] | None = None
+        # Whether a later build of this process may take it: under a development server.
+        # A single build lets go of what it has written instead, page by page.
+        self.wanted = True
 
     def get(self, transcript: MessageSource, key: Hashable) -> Sequence[Made] | None:
         kept = self._kept

@@ -29,6 +29,7 @@ from essaycite.cff import citation_cff_text, what_differs
 from essaycite.metadata import MetadataError
 from essaycite.paragraphs import ParagraphLinks
 from essaycite.source import ID_LINE_RE, lines_outside_code
+from msgref import stranded
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgref.redact import Redactor
@@ -115,6 +116,9 @@ class SiteBuild:
         self.page = PageInProgress(src, self.site.display_path(src), body_line(source, body),
                                    derived=src == PRINT_PAGE)
         self.records.forget(src)
+        if source is not None and self.page.first_line > 1:
+            for line, problem in stranded.tags_in_titles(source[: len(source) - len(body)]):
+                self.warn(f"{self.page.display_path}:{line}: {problem}")
 
     def finished_files(self) -> list[GeneratedFile]:
         """The files the build adds once every page is converted: the citation downloads."""
@@ -163,7 +167,9 @@ class SiteBuild:
         if src not in self.rendering.sources:
             return output
         boxes = self.essay.message_boxes(src) if self.essay else None
-        return output.replace(ENTRIES_SLOT, self.links.entries_html(src, self.rendering.entries(src), boxes), 1)
+        output = output.replace(ENTRIES_SLOT, self.links.entries_html(src, self.rendering.entries(src), boxes), 1)
+        self.rendering.written(src)
+        return output
 
     def transcript_start(self) -> str:
         """The source path of the transcript's first page."""

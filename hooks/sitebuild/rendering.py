@@ -12,8 +12,10 @@ site, where the generator finds it and does not copy it again.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+from array import array
 from collections.abc import Hashable, Mapping, Sequence
 
 from msgref.redact import RedactedTranscript, Redaction
@@ -91,21 +93,34 @@ class TranscriptRendering:
         """The entries of transcript page `src`, one of `sources`."""
         return self._page(self.sources.index(src))
 
+    def written(self, src: str) -> None:
+        """Transcript page `src` is written: unless a later build may take the pages as
+        they are, its HTML is let go, the most memory a build of a whole session holds."""
+        if self._kept.wanted or not isinstance(self._pages, MadeByIndex):
+            return
+        index = self.sources.index(src)
+        entries, found = self._pages[index]
+        self._pages.replace(index, (entries.without_html(), found))
+
     def search_entries(self) -> list[dict[str, str]]:
         return [entry for index in range(len(self.sources)) for entry in self._page(index).search]
 
     def finish(self) -> None:
         """Make what no page has asked for yet, then end the worker: every whole text is
-        written once this returns. If a page cannot be made, the worker is killed."""
+        written once this returns. If a page cannot be made, the worker is ended too."""
         count = len(self.sources)
         try:
             for index in range(count):
                 self._page(index)
-        except BaseException:
+        except Exception:
+            self._pages.close()  # not killed: see worker.end_workers
+            raise
+        except BaseException:  # stopped (Ctrl-C): at once
             self._pages.end()
             raise
         self._pages.close()
-        self._kept.keep(self._source, self._key, [self._pages[index] for index in range(count)])
+        if self._kept.wanted:
+            self._kept.keep(self._source, self._key, [self._pages[index] for index in range(count)])
 
     def _page(self, index: int) -> PageEntries:
         entries, found = self._pages[index]
@@ -136,8 +151,11 @@ class _MadeBefore:
 def _made_from(layout: TranscriptLayout, links: _Links, permalink: Permalink | None) -> Hashable:
     """Everything the entries are made from, but the transcript: the settings that shape
     them, which messages each page shows, the pages' addresses and the headings' links."""
+    shown = hashlib.blake2b(digest_size=32)  # the numbers of the messages each page shows
+    for chunk in layout.pages:
+        shown.update(array("q", chunk).tobytes() + b"|")
     return (layout.folder, layout.context, layout.message_chars, layout.search, permalink,
-            tuple(tuple(chunk) for chunk in layout.pages), tuple(links.url(src) for src in layout.page_sources()))
+            shown.digest(), tuple(links.url(src) for src in layout.page_sources()))
 
 
 class _Links:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from essaycite.metadata import EssayMetadata
+from msgref import stranded
 from msgref.transcript_entries import Permalink
 from msgref.transcript_layout import page_src
 
@@ -93,6 +94,25 @@ def _permalink(config: Mapping[str, Any]) -> Permalink | None:
         return None
     return Permalink("¶" if text is True else str(text), toc.get("permalink_class", "headerlink"),
                      toc.get("permalink_title", "Permanent link"))
+
+
+def nav_problems(nav: object) -> list[str]:
+    """A problem for each title of the navigation in mkdocs.yml that holds a tag: the
+    theme writes titles as text, where no citation can stand."""
+    problems: list[str] = []
+
+    def walk(item: object) -> None:
+        if isinstance(item, Mapping):
+            for title, value in item.items():
+                if isinstance(title, str) and (problem := stranded.tag_in_nav_title(title)):
+                    problems.append(f"mkdocs.yml: nav: {problem}")
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(nav)
+    return problems
 
 
 def _nav_sources(nav: object) -> dict[str, int]:

@@ -18,7 +18,7 @@ Everywhere else, and where no process can be forked, everything is made here, by
 same code: each future is then one that nobody runs, and taking it back always succeeds.
 
 The worker and its folder are gone once `close` returns (it waits for the worker), once
-a failed build has called `end_workers` (which kills it), and once SIGINT or SIGTERM has
+a failed build has called `end_workers` (which closes it), and once SIGINT or SIGTERM has
 stopped the build: until the worker is gone, either signal first kills it, waits for it
 and removes the folder, then does what it would have done without a worker.
 """
@@ -50,10 +50,13 @@ def can_fork() -> bool:
 
 
 def end_workers() -> None:
-    """Kill every worker of this process still running: for a build that failed, and whose
-    generator tells which build failed no more than that one did."""
+    """End every worker of this process still running: for a build that failed, and whose
+    generator tells which build failed no more than that one did. What a worker has not
+    begun is dropped, and what it is making is waited for: a worker killed instead would
+    leave the pool's own thread to fail over the futures the build took back (Python 3.11
+    sets an error on each, cancelled ones too, and prints that thread's traceback)."""
     for made in list(_RUNNING):
-        made.end()
+        made.close()
 
 
 class MadeByIndex(Generic[Made]):
@@ -82,6 +85,12 @@ class MadeByIndex(Generic[Made]):
         while index not in self._made:
             self._step(index)
         return self._made[index]
+
+    def replace(self, index: int, made: Made) -> None:
+        """Keep `made` for `index`, made already, instead: a lighter copy of it."""
+        if index not in self._made:
+            raise KeyError(index)
+        self._made[index] = made
 
     def close(self) -> None:
         """End the worker, if there is one, once it has made what it has been passed."""

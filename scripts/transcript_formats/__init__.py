@@ -12,15 +12,16 @@ from collections.abc import Iterator
 
 from msgref.schema import Message
 
-from . import claude_code, codex, openai_chat, sharegpt
+from . import claude_code, codex, gemini, openai_chat, sharegpt
 from .common import LogError, ReadStats
 from .detect import Shape, detect
 
-READERS = {module.NAME: module for module in (claude_code, codex, openai_chat, sharegpt)}
+READERS = {module.NAME: module for module in (claude_code, codex, gemini, openai_chat, sharegpt)}
 FORMAT_NAMES = tuple(READERS)
 FORMAT_TITLES = {
     claude_code.NAME: "Claude Code session",
     codex.NAME: "Codex CLI rollout",
+    gemini.NAME: "Gemini CLI session",
     openai_chat.NAME: "OpenAI chat messages",
     sharegpt.NAME: "ShareGPT conversation",
 }

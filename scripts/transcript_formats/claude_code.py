@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 
 from msgref.schema import Message
 
+from . import jsonl
 from .common import LogError, ReadStats, content_text, join_text, log_message, string_or_none, tool_call
 from .json_stream import JsonDocument
 from .jsonl import read_json_lines
@@ -28,6 +29,14 @@ NON_MESSAGE_TYPES = frozenset(
     }
 )
 MESSAGE_TYPES = frozenset({"user", "assistant"})
+# Reasons a line is skipped. They never quote the log: what it holds in a field this
+# importer does not know may be anything, a secret too.
+UNKNOWN_RECORD = "a record of unknown type (its 'type' is not one this importer knows)"
+NO_MESSAGE_OBJECT = {
+    "user": "a user record whose 'message' is not an object",
+    "assistant": "an assistant record whose 'message' is not an object",
+}
+UNKNOWN_BLOCK = "an assistant content block of unknown type (its 'type' is not one this importer knows)"
 
 
 def looks_like(record: dict) -> bool:
@@ -42,7 +51,7 @@ def looks_like(record: dict) -> bool:
 def read(file, path: str, stats: ReadStats, document: bool) -> Iterator[Message]:
     """`document`: the file is one JSON object whose `loglines` hold the records."""
     records = _document_records(file, path) if document else read_json_lines(file, path)
-    yield from messages_from_records(records, stats)
+    yield from messages_from_records(records, stats, path)
 
 
 def _document_records(file, path: str) -> Iterator[tuple[int, object]]:
@@ -60,7 +69,8 @@ def _document_records(file, path: str) -> Iterator[tuple[int, object]]:
         raise LogError(path, 1, "a JSON object without a 'loglines' list")
 
 
-def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStats) -> Iterator[Message]:
+def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStats,
+                          path: str = "") -> Iterator[Message]:
     reply = _Reply()
     for line, record in records:
         if not isinstance(record, dict):
@@ -74,6 +84,12 @@ def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStat
                 yield from reply.flush()
                 reply = _Reply(reply_id)
             reply.add(record, line, stats)
+            if reply.size > jsonl.MAX_LINE_BYTES and reply.first is not None:
+                # The reply is held until its last line: one spread over endless lines
+                # would hold the whole log.
+                raise LogError(path, reply.first[0], f"one assistant reply, its lines sharing a message.id up to "
+                               f"line {line}, holds more than {jsonl.size_text(jsonl.MAX_LINE_BYTES)}, the most "
+                               "a message may")
             continue
         if record_type == "user" and isinstance(record.get("message"), dict):
             yield from reply.flush()
@@ -81,14 +97,29 @@ def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStat
             yield from _user_messages(record, line, stats)
         # Records that hold no message leave a reply open: its next line may follow them.
         elif record_type in MESSAGE_TYPES:
-            stats.skip(line, f"a {record_type} record whose 'message' is not an object")
+            stats.skip(line, NO_MESSAGE_OBJECT[record_type])
         elif record_type in NON_MESSAGE_TYPES:
             stats.ignore(record_type)
         elif record_type is None:
             stats.skip(line, "not a log record (no 'type')")
         else:
-            stats.skip(line, f"unknown record type {record_type!r}")
+            stats.skip(line, UNKNOWN_RECORD)
     yield from reply.flush()
+
+
+def _chars(value: object) -> int:
+    """The characters of the strings in a JSON-like value, its keys too."""
+    count, pending = 0, [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            count += len(item)
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return count
 
 
 def _common_fields(record: dict) -> dict:
@@ -149,6 +180,7 @@ class _Reply:
         self.thinking: list[str] = []
         self.calls: list[Message] = []
         self.first: tuple[int, dict] | None = None
+        self.size = 0  # the characters of the text held, for a bound
 
     def add(self, record: dict, line: int, stats: ReadStats) -> None:
         content = record["message"].get("content")
@@ -157,6 +189,14 @@ class _Reply:
             return
         if self.first is None:
             self.first = (line, record)
+        held = (len(self.text), len(self.thinking), len(self.calls))
+        try:
+            self._add_content(content, record, line, stats)
+        finally:  # what this line added, counted
+            self.size += sum(map(len, self.text[held[0]:])) + sum(map(len, self.thinking[held[1]:]))
+            self.size += sum(len(call.text) + _chars(call.tool_input) for call in self.calls[held[2]:])
+
+    def _add_content(self, content: str | list, record: dict, line: int, stats: ReadStats) -> None:
         if isinstance(content, str):
             self.text.append(content)
             return
@@ -193,7 +233,7 @@ class _Reply:
             elif isinstance(block, str):
                 self.text.append(block)
             else:
-                stats.skip(line, f"unknown assistant content block {block_type!r}")
+                stats.skip(line, UNKNOWN_BLOCK)
 
     def flush(self) -> Iterator[Message]:
         if self.first is None:

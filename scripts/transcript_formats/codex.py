@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from msgref.schema import Message
 
-from .common import ReadStats, content_text, log_message, parse_arguments, string_or_none, tool_call
+from .common import ReadStats, content_text, known_name, log_message, parse_arguments, string_or_none, tool_call
 from .jsonl import read_json_lines
 
 NAME = "codex"
@@ -37,6 +37,33 @@ ITEM_TYPES = frozenset(
         "web_search_call",
     }
 )
+
+
+# What the terminal showed (`event_msg` payloads): none is counted. They are named in the
+# report by type when the type is one of these, Codex CLI's own; any other is "other".
+EVENT_TYPES = frozenset(
+    {
+        "user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content", "token_count",
+        "context_compacted", "entered_review_mode", "exited_review_mode", "undo_started", "undo_completed",
+        "turn_aborted", "error", "warning", "stream_error", "task_started", "task_complete",
+        "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta",
+        "agent_reasoning_section_break", "raw_response_item", "session_configured", "mcp_tool_call_begin",
+        "mcp_tool_call_end", "mcp_startup_update", "mcp_startup_complete", "mcp_list_tools_response",
+        "web_search_begin", "web_search_end", "exec_command_begin", "exec_command_output_delta",
+        "exec_command_end", "terminal_interaction", "exec_approval_request", "elicitation_request",
+        "apply_patch_approval_request", "background_event", "patch_apply_begin", "patch_apply_end",
+        "turn_diff", "get_history_entry_response", "list_custom_prompts_response", "list_skills_response",
+        "plan_update", "shutdown_complete", "view_image_tool_call", "deprecation_notice", "item_started",
+        "item_completed", "agent_message_content_delta", "reasoning_content_delta",
+        "reasoning_raw_content_delta", "skills_update_available",
+    }
+)
+# Roles of messages to the model that are not the conversation, passed over.
+INSTRUCTION_ROLES = frozenset({"developer", "system"})
+# Reasons a line is skipped. They never quote the log: what it holds in a field this
+# importer does not know may be anything, a secret too.
+UNKNOWN_RECORD = "a record of unknown type (its 'type' is not one this importer knows)"
+UNKNOWN_ITEM = "a response_item of unknown type (its payload's 'type' is not one this importer knows)"
 
 
 def looks_like(record: dict) -> bool:
@@ -61,15 +88,18 @@ def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[
         if "payload" not in record and _is_bare_item(record):
             record_type, payload = "response_item", record
         elif "payload" not in record and ("record_type" in record or "instructions" in record):
-            stats.ignore("session header" if "instructions" in record else f"{record['record_type']} record")
+            if "instructions" in record:
+                stats.ignore("session header")
+            else:
+                stats.ignore(f"{known_name(record['record_type'], {'state'}) or 'other'} record")
             continue
         if record_type != "response_item":
             if record_type == "event_msg" and isinstance(payload, dict):
-                stats.ignore(f"event_msg {payload.get('type')}")
+                stats.ignore(f"event_msg {known_name(payload.get('type'), EVENT_TYPES) or 'other'}")
             elif record_type in RECORD_TYPES:
                 stats.ignore(record_type)
             else:
-                stats.skip(line, f"unknown record type {record_type!r}")
+                stats.skip(line, UNKNOWN_RECORD)
             continue
         if not isinstance(payload, dict):
             stats.skip(line, "a response_item without a payload object")
@@ -105,7 +135,9 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
         if role in ("user", "assistant"):
             text = content_text(payload.get("content"))
             return log_message(role, text, line, source_id=item_id, timestamp=timestamp)
-        stats.ignore(f"{role} message")  # developer and system instructions to the model
+        # Developer and system instructions to the model; a role of no known kind is
+        # named "other" (it may be anything).
+        stats.ignore(f"{known_name(role, INSTRUCTION_ROLES) or 'other'} message")
         return None
     if item_type == "reasoning":
         thinking = content_text(payload.get("summary")) or content_text(payload.get("content"))
@@ -127,7 +159,7 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
     if item_type in NON_MESSAGE_ITEMS:
         stats.ignore(item_type)
         return None
-    stats.skip(line, f"unknown response item type {item_type!r}")
+    stats.skip(line, UNKNOWN_ITEM)
     return None
 
 

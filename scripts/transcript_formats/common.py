@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from msgref.schema import MAX_NESTING, Message, nests_deeper
 
 TOO_DEEP = f"nested deeper than {MAX_NESTING} levels, the most a transcript message may hold"
+# What a name from the log must look like to be printed in a report (and be known too).
+_NAME = re.compile(r"[a-z_-]{1,40}")
 
 
 class LogError(Exception):
@@ -52,6 +55,16 @@ def parse_arguments(arguments):
             return arguments
         return arguments if nests_deeper(value, MAX_NESTING) else value
     return arguments
+
+
+def known_name(value, known) -> str | None:
+    """`value`, a name the log gives (a record type, a role), when it is one of the
+    `known` names, and so safe to print in a report; else None. A report never prints
+    what the log holds in a field whose value it does not know: that value may be a
+    secret written where a name belongs."""
+    if isinstance(value, str) and _NAME.fullmatch(value) and value in known:
+        return value
+    return None
 
 
 def string_or_none(value) -> str | None:

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import claude_code, codex, openai_chat, sharegpt
+from . import claude_code, codex, gemini, openai_chat, sharegpt
 from .common import LogError
 from .json_stream import JsonDocument
 
 # Keys of a JSON document whose list holds the whole log, and the format they mean.
+# A `messages` list is a Gemini CLI session's when its object or its first element
+# says so (see _list_format), else OpenAI chat messages.
 DOCUMENT_LISTS = {
     "loglines": claude_code.NAME,
     "messages": openai_chat.NAME,
     **dict.fromkeys(sharegpt.TURN_LISTS, sharegpt.NAME),
 }
 # Keys worth keeping while looking at a first record; other values are read and dropped.
-_CLUE_KEYS = ("type", "payload", "message", "uuid", "sessionId", "role", "from", "value")
+_CLUE_KEYS = ("type", "payload", "message", "uuid", "sessionId", "projectHash", "role", "from", "value")
 _RECORDS_TO_TRY = 20
 
 
@@ -74,9 +76,25 @@ def _first_object(json_doc: JsonDocument) -> dict:
     clues: dict = {}
     for key in json_doc.iter_object():
         if key in DOCUMENT_LISTS and json_doc.peek() == "[":
-            clues["list"] = DOCUMENT_LISTS[key]
+            clues["list"] = _list_format(key, json_doc, clues)
             return clues
         value = json_doc.read_value()
         if key in _CLUE_KEYS:
             clues[key] = value
     return clues
+
+
+def _list_format(key: str, json_doc: JsonDocument, outer: dict) -> str:
+    """The format of the log list under `key`, at its `[`: a `messages` list is a Gemini
+    CLI session's when the keys before it are a session's, or its first element is a
+    Gemini CLI message (whichever order the session's keys were written in); only that
+    element is read."""
+    if key != "messages":
+        return DOCUMENT_LISTS[key]
+    if gemini.looks_like_session(outer):
+        return gemini.NAME
+    for _ in json_doc.iter_array():
+        if json_doc.peek() == "{" and gemini.looks_like(_first_object(json_doc)):
+            return gemini.NAME
+        break
+    return DOCUMENT_LISTS[key]

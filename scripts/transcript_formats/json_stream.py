@@ -11,7 +11,9 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from typing import NoReturn
 
+from . import jsonl
 from .common import LogError, parse_json
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -20,10 +22,21 @@ _STRUCTURE = re.compile(r'["\[\]{}]')
 _STRING_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _SCALAR = re.compile(r"[^\s,\]}:\[{\"]*")
 CHUNK_SIZE = 1 << 16  # bytes read at a time
-_COMPACT_AFTER = 1 << 20
-# No one message is this large; an element that grows past it is a document broken
-# by an unclosed quote or bracket, and reading on would hold the rest of the file.
-MAX_ELEMENT_CHARS = 1 << 29
+_COMPACT_AFTER = 1 << 20  # characters read past before they are dropped from the buffer
+# The longest value read at once (a record, or one value of an object walked through),
+# in characters: the longest log line (jsonl.MAX_LINE_BYTES), since a line of so many
+# bytes holds no more characters than that. A value that grows past it is refused
+# before more of the file is read: it may be a document broken by an unclosed quote or
+# bracket, where reading on would hold the rest of the file. The buffer then holds at
+# most _COMPACT_AFTER + MAX_ELEMENT_CHARS + CHUNK_SIZE + 1 characters.
+MAX_ELEMENT_CHARS = jsonl.MAX_LINE_BYTES
+# Characters shown when the document has one where another was expected; any other is
+# described, not shown: error messages never quote the log.
+_SHOWN = frozenset('[]{}:,"')
+
+
+def _shown(char: str) -> str:
+    return f"'{char}'" if char in _SHOWN else "other text"
 
 
 def _run_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
@@ -62,11 +75,15 @@ class JsonDocument:
             self._truncated()
         start, line = self._pos, self._line
         end = self._value_end(start)
+        if end - start > MAX_ELEMENT_CHARS:  # read whole in one piece of the file: refused all the same
+            self._too_long(MAX_ELEMENT_CHARS)
         text = self._buffer[start:end]
         try:
             value = parse_json(text, self.path, line)
         except json.JSONDecodeError as error:
             raise LogError(self.path, line + text.count("\n", 0, error.pos), f"not valid JSON: {error.msg}") from None
+        except ValueError:  # an integer past Python's limit on the digits of one number
+            raise jsonl.number_error(self.path, line) from None
         self._advance(end)
         return value
 
@@ -78,6 +95,7 @@ class JsonDocument:
             self._advance(self._pos + 1)
             return
         while True:
+            self._skip_whitespace()  # the element's own line, not that of the comma before it
             yield self._line
             if self._after_item("]"):
                 return
@@ -113,14 +131,14 @@ class JsonDocument:
             return True
         if char == "":
             self._truncated()
-        raise LogError(self.path, self._line, f"not valid JSON: expected ',' or '{closing}', found {char!r}")
+        raise LogError(self.path, self._line, f"not valid JSON: expected ',' or '{closing}', found {_shown(char)}")
 
     def _expect(self, char: str, what: str) -> None:
         found = self._skip_whitespace()
         if found == "":
             self._truncated()
         if found != char:
-            raise LogError(self.path, self._line, f"expected {what}, found {found!r}")
+            raise LogError(self.path, self._line, f"expected {what}, found {_shown(found)}")
         self._advance(self._pos + 1)
 
     # The buffer
@@ -148,7 +166,10 @@ class JsonDocument:
         """Append the next piece of the file; False at its end."""
         if self._eof:
             return False
-        data = self._file.read(max(self._chunk_size, at_least))
+        try:
+            data = self._file.read(max(self._chunk_size, at_least))
+        except OSError as error:
+            raise jsonl.read_error(self.path, self._line, error) from None
         try:
             text = self._decoder.decode(data, final=not data)
         except UnicodeDecodeError as error:
@@ -166,20 +187,24 @@ class JsonDocument:
         """
         first = self._buffer[start]
         if first not in "[{\"":
+            end = start
             while True:
-                end = _run_end(_SCALAR, self._buffer, start)
-                if end < len(self._buffer) or not self._fill():
+                end = _run_end(_SCALAR, self._buffer, end)
+                if end < len(self._buffer):
+                    return max(end, start + 1)
+                if not self._grow(start, at_end=True):
                     return max(end, start + 1)
         depth, index = 0, start
         while True:
             match = _STRUCTURE.search(self._buffer, index)
             if match is None:
-                self._grow()
+                index = len(self._buffer)
+                self._grow(start)
                 continue
             char, index = match.group(), match.end()
             if char == '"':
                 while (rest := _STRING_REST.match(self._buffer, index)) is None:
-                    self._grow()
+                    self._grow(start)
                 index = rest.end()
             elif char in "[{":
                 depth += 1
@@ -188,17 +213,30 @@ class JsonDocument:
             if depth == 0:
                 return index
 
-    def _grow(self) -> None:
-        # Doubling keeps re-scanning a long element linear in its size.
-        if len(self._buffer) - self._pos > MAX_ELEMENT_CHARS:
-            raise LogError(
-                self.path,
-                self._line,
-                "not valid JSON: the element starting here never ends (an unclosed quote or bracket?)",
-            )
-        if not self._fill(len(self._buffer) - self._pos):
+    def _grow(self, start: int, at_end: bool = False) -> bool:
+        """Read more of the value starting at `start`: as much again as is held of it,
+        so that re-scanning a long value stays linear in its size, but never more than
+        MAX_ELEMENT_CHARS of it. At the end of the file: the truncated error, or False
+        if `at_end` (a number or word may end with the file)."""
+        limit = MAX_ELEMENT_CHARS
+        held = len(self._buffer) - start
+        if held > limit:
+            self._too_long(limit)
+        # One character more than the limit is enough to know the value is too long.
+        if not self._fill(min(held, limit + 1 - held)):
+            if at_end:
+                return False
             self._truncated()
+        return True
 
-    def _truncated(self):
+    def _too_long(self, limit: int) -> NoReturn:
+        raise LogError(
+            self.path,
+            self._line,
+            f"the JSON value starting on this line is longer than {jsonl.size_text(limit)}, the most a log "
+            "record may be (or a quote or bracket in it is never closed)",
+        )
+
+    def _truncated(self) -> NoReturn:
         last_line = self._line + self._buffer.count("\n", self._pos)
         raise LogError(self.path, last_line, "the file ends before its JSON document does (truncated)")

@@ -7,7 +7,15 @@ from collections.abc import Iterator
 
 from msgref.schema import Message
 
-from .common import LogError, ReadStats, content_text, log_message, parse_arguments, string_or_none, tool_call
+from .common import (
+    LogError,
+    ReadStats,
+    content_text,
+    log_message,
+    parse_arguments,
+    string_or_none,
+    tool_call,
+)
 from .json_stream import JsonDocument
 
 NAME = "openai"

@@ -39,8 +39,7 @@ def looks_like(item: dict) -> bool:
 def read(file, path: str, stats: ReadStats, document: bool = True) -> Iterator[Message]:
     json_doc = JsonDocument(file, path)
     if json_doc.peek() == "[":
-        lines = json_doc.iter_array()
-        for line in lines:
+        for line in json_doc.iter_array():
             if json_doc.peek() == "{":
                 yield from _conversation_or_turn(json_doc, line, stats)
             else:
