@@ -5,7 +5,6 @@ succeeds, fails, or is stopped by a signal."""
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -182,20 +181,3 @@ def test_a_build_that_fails_ends_its_worker(tmp_path):
     assert "Traceback" not in stderr
     assert not exists(worker) and left_in(tmp_path / "tmp") == []
 
-
-@forking
-def test_builds_in_one_process_leave_no_child_behind(tmp_path, monkeypatch, caplog):
-    """As `mkdocs serve` builds again and again: each build's worker is reaped with it."""
-    from mkdocs.commands.build import build as build_site
-    from mkdocs.config import load_config
-
-    project = session_project(tmp_path / "project", 2 * IN_WORKER_MIN_MESSAGES)
-    monkeypatch.chdir(project)
-    caplog.set_level(logging.DEBUG, logger="mkdocs.hooks.site")
-    for per_page in (500, 501):  # not as the last build made them: made anew
-        config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
-        config.plugins.on_startup(command="serve", dirty=False)
-        config.extra["transcript"]["messages_per_page"] = per_page
-        build_site(config)
-    assert caplog.text.count("made in a worker process") == 2
-    assert children_of(os.getpid()) == set()

@@ -18,7 +18,7 @@ from collections.abc import Callable
 try:
     import fcntl
 except ImportError:  # not on Windows: builds there are not kept apart
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module's name stands for "no locks here"
 
 from .site_pages import PageError
 
