@@ -8,7 +8,7 @@ from msgref.schema import Message
 
 from . import jsonl
 from .common import LogError, ReadStats, content_text, join_text, log_message, string_or_none, tool_call
-from .json_stream import JsonDocument
+from .json_stream import elements_under
 from .jsonl import read_json_lines
 
 NAME = "claude-code"
@@ -50,23 +50,10 @@ def looks_like(record: dict) -> bool:
 
 def read(file, path: str, stats: ReadStats, document: bool) -> Iterator[Message]:
     """`document`: the file is one JSON object whose `loglines` hold the records."""
-    records = _document_records(file, path) if document else read_json_lines(file, path)
+    records = elements_under(file, path, "loglines") if document else read_json_lines(file, path)
     yield from messages_from_records(records, stats, path)
 
 
-def _document_records(file, path: str) -> Iterator[tuple[int, object]]:
-    json_doc = JsonDocument(file, path)
-    found = False
-    for key in json_doc.iter_object():
-        if key == "loglines" and json_doc.peek() == "[":
-            found = True
-            for line in json_doc.iter_array():
-                yield line, json_doc.read_value()
-        else:
-            json_doc.read_value()
-    json_doc.finish()
-    if not found:
-        raise LogError(path, 1, "a JSON object without a 'loglines' list")
 
 
 def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStats,

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 
 from msgref.schema import Message
 
-from .common import LogError, ReadStats, join_text, log_message, string_or_none, tool_call
-from .json_stream import JsonDocument
+from .common import ReadStats, join_text, log_message, string_or_none, tool_call
+from .json_stream import elements_under
 
 NAME = "gemini"
 # Keys of the session object that only Gemini CLI writes beside its `messages`.
@@ -46,18 +46,8 @@ def looks_like_session(document: dict) -> bool:
 
 
 def read(file, path: str, stats: ReadStats, document: bool = True) -> Iterator[Message]:
-    json_doc = JsonDocument(file, path)
-    found = False
-    for key in json_doc.iter_object():
-        if key == "messages" and json_doc.peek() == "[":
-            found = True
-            for line in json_doc.iter_array():
-                yield from _messages(json_doc.read_value(), line, stats)
-        else:
-            json_doc.read_value()
-    json_doc.finish()
-    if not found:
-        raise LogError(path, 1, "a JSON object without a 'messages' list")
+    for line, value in elements_under(file, path, "messages"):
+        yield from _messages(value, line, stats)
 
 
 def _messages(item, line: int, stats: ReadStats) -> Iterator[Message]:

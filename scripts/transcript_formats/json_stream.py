@@ -240,3 +240,20 @@ class JsonDocument:
     def _truncated(self) -> NoReturn:
         last_line = self._line + self._buffer.count("\n", self._pos)
         raise LogError(self.path, last_line, "the file ends before its JSON document does (truncated)")
+
+
+def elements_under(file, path: str, key: str):
+    """Yield (line, value) for each element of the list under `key` in the JSON object
+    that the binary `file` holds, one at a time; LogError if it has no such list."""
+    json_doc = JsonDocument(file, path)
+    found = False
+    for name in json_doc.iter_object():
+        if name == key and json_doc.peek() == "[":
+            found = True
+            for line in json_doc.iter_array():
+                yield line, json_doc.read_value()
+        else:
+            json_doc.read_value()
+    json_doc.finish()
+    if not found:
+        raise LogError(path, 1, f"a JSON object without a '{key}' list")
