@@ -294,15 +294,17 @@ def _check_outputs(log, source: str, output: str, report_path: str | None) -> No
 
 
 def _redact(record: dict, redactor: Redactor, result: ImportResult) -> dict:
-    found_any = False
-    for field in LOG_TEXT_FIELDS:
-        if field not in record:
-            continue
-        record[field], kinds = redactor.redact_value(record[field])
+    """The record with its text fields redacted together (a secret split between its
+    thinking and its text is caught), each redaction added to the report."""
+    fields = {name: record[name] for name in LOG_TEXT_FIELDS if name in record}
+    if not redactor.fields_may_hold_secret(fields):  # most messages: a quick look for hints
+        return record
+    redacted, found = redactor.redact_fields(fields)
+    record.update(redacted)
+    for name, kinds in found.items():
         if kinds:
-            found_any = True
-            result.add_redaction(record["n"], field, kinds)
-    result.redacted_messages += found_any
+            result.add_redaction(record["n"], name, kinds)
+    result.redacted_messages += any(found.values())
     return record
 
 

@@ -245,9 +245,9 @@ def test_a_transcript_changed_during_the_build_stops_it_with_a_clear_message(pro
 
 
 def test_secrets_in_the_transcript_never_reach_the_site(project, tmp_path):
-    from test_redact import planted_secrets
+    from test_redact import more_planted_secrets, planted_secrets
 
-    secrets = planted_secrets()
+    secrets = {**planted_secrets(), **more_planted_secrets()}
     transcript = project / "docs" / "transcript.jsonl"
     records = [
         {"n": 9000 + i, "speaker": "tool", "provenance": "verbatim", "text": line,

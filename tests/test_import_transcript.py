@@ -21,7 +21,7 @@ import pytest
 import import_transcript
 from msgref.redact import Redactor
 from msgref.transcript import load_transcript
-from test_redact import planted_secrets
+from test_redact import more_planted_secrets, planted_secrets
 from transcript_formats import ReadStats, detect, json_stream, read_messages
 from transcript_formats.progress import Progress
 
@@ -744,7 +744,7 @@ def test_help_and_a_missing_output_option():
 def _log_with_planted_secrets(path: Path) -> dict[str, str]:
     """A Claude Code log with one secret of each kind, spread over text, thinking,
     tool input and tool results. Returns kind -> secret."""
-    planted = planted_secrets()
+    planted = {**planted_secrets(), **more_planted_secrets()}
     kinds = sorted(planted)
     records = []
     for index, kind in enumerate(kinds):
@@ -754,7 +754,7 @@ def _log_with_planted_secrets(path: Path) -> dict[str, str]:
             records.append({"type": "user", "uuid": f"u{index}", "message": {"role": "user", "content": line}})
         elif place == 1:
             records.append({"type": "assistant", "uuid": f"a{index}", "message": {"id": f"m{index}", "content": [
-                {"type": "thinking", "thinking": f"I should not repeat {line}"},
+                {"type": "thinking", "thinking": f"I should not repeat {line}\n"},
                 {"type": "text", "text": "Noted."}]}})
         elif place == 2:
             records.append({"type": "assistant", "uuid": f"a{index}", "message": {"id": f"m{index}", "content": [
@@ -766,6 +766,23 @@ def _log_with_planted_secrets(path: Path) -> dict[str, str]:
             records.append({"type": "user", "uuid": f"u{index}", "message": {"content": [result]}})
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return {kind: planted[kind][1] for kind in kinds}
+
+
+def test_a_token_split_between_thinking_and_text_is_redacted_in_both(tmp_path):
+    token = "ghp_" + "d" * 36
+    source = tmp_path / "session.jsonl"
+    reply = {"type": "assistant", "uuid": "a1", "message": {"id": "m1", "content": [
+        {"type": "thinking", "thinking": "The token is " + token[:12]},
+        {"type": "text", "text": token[12:] + " as printed."}]}}
+    source.write_text(json.dumps(reply) + "\n", encoding="utf-8")
+    output, report = tmp_path / "transcript.jsonl", tmp_path / "report.txt"
+    result = run_cli(source, "-o", output, "--report", report)
+    assert result.returncode == 0, result.stderr
+    [record] = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    assert record["thinking"] == "The token is [REDACTED: github-token]"
+    assert record["text"] == "[REDACTED: github-token] as printed."
+    assert report.read_text(encoding="utf-8").splitlines()[-2:] == [
+        "  msg 1 text: github-token", "  msg 1 thinking: github-token"]
 
 
 def test_every_planted_secret_is_redacted_and_reported_without_the_secret(tmp_path):
@@ -788,12 +805,13 @@ def test_every_planted_secret_is_redacted_and_reported_without_the_secret(tmp_pa
     expected_lines = []
     for record in map(json.loads, written.splitlines()):
         for field in ("text", "thinking", "tool_input"):
-            markers = re.findall(r"\[REDACTED: ([a-z-]+)\]", json.dumps(record.get(field, "")))
+            markers = re.findall(r"\[REDACTED: ([a-z0-9-]+)\]", json.dumps(record.get(field, "")))
             if markers:
                 expected_lines.append(f"  msg {record['n']} {field}: {', '.join(markers)}")
     assert report_text.splitlines()[-len(expected_lines):] == expected_lines
     assert len(expected_lines) == len(secrets)
-    assert f"redacted {len(secrets) + 3} secrets" in report_text  # tool inputs hold each secret twice
+    twice = sum(1 for line in expected_lines if " tool_input: " in line)  # in the command and the env
+    assert f"redacted {len(secrets) + twice} secrets" in report_text
     assert f"report written to {report}" in result.stderr
 
 
