@@ -11,7 +11,7 @@ import functools
 import html
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from jinja2 import Environment, FileSystemBytecodeCache
@@ -128,8 +128,9 @@ def on_page_context(context: TemplateContext, page: Page, config: MkDocsConfig, 
         page.meta["author"] = authors  # the theme's <meta name="author">, which names site_author alone
     if (added := build.added_headings(src)) and page.present_anchor_ids is not None:
         # The messages' headings: links to them are checked, and a few are listed.
-        page.present_anchor_ids.update(anchor for anchor, _ in added.headings)
-        page.toc.items[0].children.extend(AnchorLink(title, anchor, 2) for anchor, title in added.contents)
+        anchors, contents = added
+        page.present_anchor_ids = _AnchorIds(page.present_anchor_ids, anchors)
+        page.toc.items[0].children.extend(AnchorLink(title, anchor, 2) for anchor, title in contents)
     return context
 
 
@@ -146,14 +147,10 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     return SiteBuild.of(config.markdown_extensions).page_written(page.file.src_uri, output)
 
 
-@event_priority(50)  # before the theme's search writes its index
+@event_priority(50)  # the transcript's files complete before other plugins read the site
 @_reported
 def _finish(config: MkDocsConfig) -> None:
-    build = SiteBuild.of(config.markdown_extensions)
-    search = config.plugins.get("material/search")
-    if search is not None and search.config.enabled:
-        search.search_index.entries.extend(build.search_entries())  # Material's own search plugin
-    build.finished()
+    SiteBuild.of(config.markdown_extensions).finished()
 
 
 @event_priority(-100)  # once every plugin has written its files
@@ -180,6 +177,18 @@ def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder: Callable[.
 
 def _project_dir(config: MkDocsConfig) -> str:
     return os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml"))
+
+
+class _AnchorIds(set[str]):
+    """A page's anchor ids as MkDocs checks links against them (`in`): its own, and those
+    of `more`, which need not hold a string for each."""
+
+    def __init__(self, ids: set[str], more: Container[str]):
+        super().__init__(ids)
+        self._more = more
+
+    def __contains__(self, anchor: object) -> bool:
+        return super().__contains__(anchor) or anchor in self._more
 
 
 class _Addresses:

@@ -2,12 +2,12 @@
 (assets/copy.js): one an entry, after its heading, left out of the search, and small
 enough for pages of hundreds of messages."""
 
-import json
 import re
 
 from bs4 import BeautifulSoup
 
 from conftest import attribute, built_cleanly, copy_project, soup
+from message_index_reader import BuiltIndex
 from msgref.transcript_entries import Permalink, page_entries
 from msgref.transcript_layout import TranscriptLayout
 from sitebuild.settings import TranscriptSettings
@@ -50,7 +50,7 @@ def check_buttons(page: BeautifulSoup) -> int:
 
 def test_each_entry_has_one_button_with_its_tag():
     page = page_of(500)
-    assert len(page.headings) == 500
+    assert len(page.search) == 500
     assert check_buttons(BeautifulSoup(page.html, "html.parser")) == 500
 
 
@@ -62,14 +62,15 @@ def test_a_page_of_500_messages_grows_by_at_most_60_bytes_a_message():
 
 
 def test_search_entries_hold_no_button_label():
-    for entry in page_of(20).search:
-        assert "Copy" not in entry["title"] and "Copy" not in entry["text"], entry
+    for record in page_of(20).search:
+        assert "Copy" not in record.title and "Copy" not in record.text, record
 
 
 def test_the_built_transcript_has_a_button_an_entry_and_none_in_the_search(tmp_path):
     site = built_cleanly(copy_project(tmp_path / "project"))
     page = soup(site / "transcript/index.html")
     assert check_buttons(page) == len(page.select("h2[id^=msg-]")) == 7
-    index = (site / "search/search_index.json").read_text(encoding="utf-8")
-    transcript = [e for e in json.loads(index)["docs"] if e["location"].startswith("transcript/")]
-    assert transcript and "Copy [msg" not in index
+    index = BuiltIndex(site)
+    assert len(index.messages()) == 7 and not index.search("copy msg")
+    assert not any("Copy" in title + text for _, title, text in index.messages().values())
+    assert "Copy [msg" not in (site / "search/search_index.json").read_text(encoding="utf-8")

@@ -279,3 +279,10 @@ def test_many_tags_on_one_page_are_each_placed_beside_their_own_block(convert):
     # The tag in a link of raw HTML stays as written.
     assert [a["id"] for a in last.select("a.msg-ref")] == [f"cite-2-{count + 1}"]
     assert "[msg 1]" in last.text and [a.text for a in shown.select("figcaption a")] == ["Message 2"]
+
+
+def test_an_editorial_mark_is_left_out_of_the_search(convert):
+    page = convert('A gist ([msg 1][ed.](note.md#ed-1){ .editorial-mark }): "text".\n\nPlain [ed.](n.md).')
+    mark = selected(page, "a.editorial-mark")
+    assert mark.text == "ed." and mark.has_attr("data-search-exclude")
+    assert not [a for a in page.select("a[data-search-exclude]") if a is not mark]  # other links stay searched

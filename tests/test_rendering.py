@@ -3,12 +3,15 @@ here; `test_whole_session_build` compares them with a worker's)."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 from pathlib import Path
 
 from mkdocs.utils import clean_directory
 
+from message_index_reader import data_of
+from msgref.message_index import MessageIndexWriter
 from msgref.transcript_entries import page_entries
 from msgref.transcript_layout import TranscriptLayout
 from sitebuild.between_builds import LastMade, SetAside
@@ -33,23 +36,29 @@ class DirectoryPages:
 
 
 def rendering_of(layout: TranscriptLayout, texts: dict[int, str], kept: LastMade[_Made],
-                 kept_texts: SetAside | None = None) -> TranscriptRendering:
+                 kept_texts: SetAside | None = None, index: MessageIndexWriter | None = None) -> TranscriptRendering:
     return TranscriptRendering(layout, DirectoryPages(), None, texts, layout.transcript, False,
-                               logging.getLogger("test"), kept, kept_texts or SetAside())
+                               logging.getLogger("test"), kept, kept_texts or SetAside(), index)
 
 
 def test_each_page_and_whole_text_is_made_whichever_page_is_asked_for_first(tmp_path):
     layout = layout_of(40, 10)  # four pages
     texts = {n: str(tmp_path / "site" / layout.text_file_src(n)) for n in layout.text_file_numbers()}
-    rendering = rendering_of(layout, texts, LastMade())
+    index = tmp_path / "site" / "transcript" / "search"
+    rendering = rendering_of(layout, texts, LastMade(), index=MessageIndexWriter(str(index)))
     assert all((tmp_path / "site" / layout.text_file_src(n)).read_bytes() == b"" for n in (5, 35))  # there at once
     sources = layout.page_sources()
     last = rendering.entries(sources[-1])  # asked for first, before the pages before it
-    assert [h for h, _ in last.headings] == [f"msg-{n}" for n in range(31, 41)]
+    assert [record.n for record in last.search] == list(range(31, 41))
     rendering.finish()
     links = _Links(DirectoryPages())
     assert [rendering.entries(src).html for src in sources] == [page_entries(layout, i, links).html for i in range(4)]
-    assert [entry["location"] for entry in rendering.search_entries()][:2] == ["transcript/#msg-1", "transcript/#msg-2"]
+    # Each page in the search index once, in order, whichever was made first.
+    assert data_of(index / "index.js")["pages"] == [
+        [1, "page-0.js", "../"], [11, "page-1.js", "../page-2/"], [21, "page-2.js", "../page-3/"],
+        [31, "page-3.js", "../page-4/"]]
+    deltas = data_of(index / "74-65.js")["text"]  # "te…": "text 1", … but 5 and 35
+    assert list(itertools.accumulate(deltas)) == [n for n in range(1, 41) if n not in (5, 35)]
     for n in (5, 35):  # written once their pages are made
         assert (tmp_path / "site" / layout.text_file_src(n)).read_text(encoding="utf-8") == LONG
 
@@ -73,7 +82,7 @@ def test_a_build_that_would_make_the_same_entries_takes_those_of_the_last(tmp_pa
     again.finish()
 
     paged = rendering_of(relaid(20), texts, kept)  # other pages: made anew
-    assert [heading for heading, _ in paged.entries("transcript/index.md").headings][-1] == "msg-20"
+    assert [record.n for record in paged.entries("transcript/index.md").search][-1] == 20
     paged.finish()
     other = rendering_of(layout_of(40, 20), texts, kept)  # another transcript: made anew
     assert other.entries("transcript/index.md") is not paged.entries("transcript/index.md")
@@ -117,7 +126,7 @@ def test_a_build_no_later_build_follows_lets_go_of_each_page_once_written(tmp_pa
     rendering.written(first)
     light = rendering.entries(first)
     assert light.html == "" and whole.html.count('id="msg-') == 10
-    assert (light.headings, light.search) == (whole.headings, whole.search)  # still read after the pages
+    assert (light.contents, light.search) == (whole.contents, ())  # indexed once taken
     assert rendering.entries(second).html.count('id="msg-') == 10  # not written yet: whole
     rendering.finish()
     assert not kept.holds_any()

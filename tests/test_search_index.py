@@ -1,17 +1,19 @@
 """The site's search index: each passage of the essay in one entry, on its section's page;
-no ¶ marks, captions, button labels or citation boxes in what a search shows."""
+no ¶ marks, editorial marks, captions, button labels or citation boxes in what a search shows."""
 
 import json
+import re
 
 import pytest
 from bs4 import BeautifulSoup
 
 from conftest import found, selected, soup
+from message_index_reader import BuiltIndex
 
 ESSAY_PAGES = {"": "index.html", "context/": "context/index.html", "response/": "response/index.html",
                "empty-message/": "empty-message/index.html", "interpretation/": "interpretation/index.html",
                "significance/": "significance/index.html", "conclusion/": "conclusion/index.html"}
-FURNITURE = ".paragraph-link, .msg-snippets, .cite-this"
+FURNITURE = ".paragraph-link, .msg-snippets, .cite-this, .editorial-mark"
 
 
 def flat(text: str) -> str:
@@ -77,8 +79,19 @@ def test_citations_stay_searchable_where_they_are_the_subject(entries):
     assert "@misc{the-silence-that-speaks-2026," in how_to_cite
 
 
-def test_each_message_is_found_on_the_transcript(entries):
+def test_each_message_is_found_in_the_transcript_search_not_the_site_search(entries, built_site):
     gist = "https://gist.github.com/catid/87cca824963f17fe7479a0ed26221397 - sm120"
-    quoted = [e for e in entries if gist in e["plain"]]
-    # Once as the message, once where the essay's own sentence quotes it.
-    assert sorted(e["location"] for e in quoted) == ["context/", "transcript/#msg-5852"]
+    # In the site's search, once: where the essay's own sentence quotes it.
+    assert [e["location"] for e in entries if gist in e["plain"]] == ["context/"]
+    assert not [e for e in entries if e["location"].startswith("transcript/")]
+    transcript = BuiltIndex(built_site)
+    assert transcript.search("gist catid 87cca824963f17fe7479a0ed26221397 sm120") == [5852]
+    address, title, text = transcript.messages()[5852]
+    assert (address, title) == ("transcript/#msg-5852", "Message 5852 — user") and text.startswith(gist)
+    page = soup(built_site / "transcript/index.html")
+    assert selected(page, "#msg-5852").name == "h2"
+
+
+def test_a_result_reads_a_citation_without_its_editorial_mark(entries):
+    shown = " ".join(entry["plain"] for entry in entries)
+    assert "(msg 5852):" in shown and not re.search(r"msg \d+\s*ed\.", shown)

@@ -1,12 +1,13 @@
 """Loading a transcript file: the fast parser, the index kept in memory, and reading messages back."""
 
+from array import array
 from dataclasses import replace
 
 import orjson
 import pytest
 
 from conftest import message_in
-from msgref.transcript import IndexedTranscript, TranscriptError, load_transcript
+from msgref.transcript import IndexedTranscript, MessageFlags, TranscriptError, load_transcript
 from transcripts import MemoryTranscript, jsonl
 
 
@@ -83,3 +84,12 @@ def test_long_messages_are_read_again_rather_than_kept(tmp_path, monkeypatch):
     loaded = load_transcript(path)
     assert loaded.get(1) is loaded.get(1)
     assert loaded.get(2) is not loaded.get(2) and message_in(loaded, 2).text == "x" * 500
+
+
+def test_message_flags_say_yes_only_for_the_numbers_marked():
+    flags = MessageFlags(array("q", [3, 4, 5, 9, 12]))  # with gaps: found by bisection
+    for n in (4, 12, 7, -1):
+        flags.add(n)  # 7 and -1 are no message: nothing to mark
+    assert [n for n in range(-2, 15) if n in flags] == [4, 12]
+    assert "4" not in flags and 4.0 not in flags
+    assert 1 not in MessageFlags([])

@@ -105,6 +105,7 @@ class MessageCitations(Extension):
         md.inlinePatterns.register(TagPattern(md, self, found), "msgref_tag", 85)
         # After inline patterns (20) and attribute lists (8), before the table of contents (5).
         md.treeprocessors.register(SnippetPlacer(md, self, found), "msgref_snippets", 6)
+        md.treeprocessors.register(EditorialMarksUnsearched(md), "msgref_editorial_marks", 5)
         # After stashed raw HTML and highlighted code are put back (30).
         md.postprocessors.register(StrandedTagReporter(md, self), "msgref_stranded_tags", 6)
         md.postprocessors.register(MarkerRemover(md), "msgref_marker_remover", 5)
@@ -128,6 +129,7 @@ class TagPattern(InlineProcessor):
         self.extension = extension
         self.found = found
         self._raw_read: tuple[object, int, bool] = (None, 0, False)  # stash, blocks read, a link among them
+        self._link_depth: tuple[object, str, int] = (None, "", 0)  # stash, text read, raw links open after it
 
     def _has_raw_link(self) -> bool:
         """Whether the page's raw HTML so far holds a link's tag; each stashed block read once."""
@@ -155,15 +157,22 @@ class TagPattern(InlineProcessor):
         return link, m.start(0), m.end(0)
 
     def _in_raw_link(self, before: str) -> bool:
-        """True if `before` opens a link of raw HTML (`<a href=…>`) that it does not close."""
+        """True if `before` opens a link of raw HTML (`<a href=…>`) that it does not close.
+        Each tag of a paragraph comes with the text before it, which grows by one tag at a
+        time: what the last call read is not read again, or a paragraph of thousands of
+        tags would take a time growing with their square."""
         if not self._has_raw_link():
-            return False  # the common case, at once: reading `before` for each tag is quadratic
-        depth = 0
-        for placeholder in HTML_PLACEHOLDER_RE.finditer(self.unescape(before)):
-            raw = self.md.htmlStash.rawHtmlBlocks[int(placeholder.group(1))]
+            return False  # the common case, at once
+        stash = self.md.htmlStash.rawHtmlBlocks
+        seen, read, depth = self._link_depth
+        if seen is not stash or not before.startswith(read):
+            read, depth = "", 0
+        for placeholder in HTML_PLACEHOLDER_RE.finditer(self.unescape(before[len(read):])):
+            raw = stash[int(placeholder.group(1))]
             opening = _RAW_LINK_RE.match(raw) if isinstance(raw, str) else None
             if opening:
                 depth = max(0, depth + (-1 if opening.group(1) else 1))
+        self._link_depth = (stash, before, depth)
         return depth > 0
 
 
@@ -179,6 +188,16 @@ class NearMissPattern(InlineProcessor):
             return None, None, None  # a tag: TagPattern's
         self.extension.report(tags.line_of(m.group("line")), tags.near_miss_problem(text))
         return text, m.start(0), m.end(0)
+
+
+class EditorialMarksUnsearched(Treeprocessor):
+    """Leave each editorial mark out of the site's search: glued to the text before it,
+    it made a result read "(msg 5852ed.)"."""
+
+    def run(self, root: etree.Element) -> None:
+        for element in root.iter():
+            if EDITORIAL_MARK_CLASS in (element.get("class") or "").split():
+                element.attrib.update(snippets.NOT_SEARCHED)
 
 
 class SnippetPlacer(Treeprocessor):

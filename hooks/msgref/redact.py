@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .schema import LOG_TEXT_FIELDS, MAX_NESTING, Message, MessageSource
-from .transcript import IndexedTranscript
+from .transcript import IndexedTranscript, MessageFlags
 
 MARKER = "[REDACTED: {kind}]"
 # Part of every redactor's fingerprint: raise it whenever a change to the code below
@@ -650,8 +650,8 @@ class RedactedTranscript:
     """A transcript whose messages are redacted as they are read.
 
     Only the messages the site shows are ever read, so only they are redacted. A message
-    found clean is remembered by its number alone, and a redacted one is kept: memory
-    grows with the number of messages that hold secrets, not with the transcript.
+    found clean is remembered by a byte (MessageFlags), and a redacted one is kept: memory
+    grows with the number of messages that hold secrets, and a byte a message.
     `on_redact(n, kinds)` is told once of each message found to hold secrets, for the
     report, unless the finding is held (see `held`).
     A message whose line carries a redaction seal made under this redactor's rules,
@@ -664,7 +664,7 @@ class RedactedTranscript:
         self._transcript = transcript
         self._redactor = redactor
         self._on_redact = on_redact
-        self._clean: set[int] = set()
+        self._clean = MessageFlags(transcript.numbers)
         # The transcript, if it tells which lines carry a seal made under this redactor's rules.
         self._seals = transcript if isinstance(transcript, IndexedTranscript) and \
             transcript.seal_key == redactor.fingerprint else None

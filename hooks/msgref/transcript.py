@@ -43,13 +43,33 @@ class LineIndex:
 
     def position(self, n: int) -> int | None:
         """Where message n is in the arrays, or None if the transcript has no message n."""
-        numbers = self.numbers
-        if not numbers:
-            return None
-        i = n - numbers[0]  # where it is when the numbers have no gap, as most transcripts'
-        if not 0 <= i < len(numbers) or numbers[i] != n:
-            i = bisect.bisect_left(numbers, n)
-        return i if i < len(numbers) and numbers[i] == n else None
+        return position_of(self.numbers, n)
+
+
+def position_of(numbers: Sequence[int], n: int) -> int | None:
+    """Where `n` is in `numbers` (ascending), or None if it is not there."""
+    if not numbers:
+        return None
+    i = n - numbers[0]  # where it is when the numbers have no gap, as most transcripts'
+    if not 0 <= i < len(numbers) or numbers[i] != n:
+        i = bisect.bisect_left(numbers, n)
+    return i if i < len(numbers) and numbers[i] == n else None
+
+
+class MessageFlags:
+    """A yes or no for each message of a transcript, by number (all no at first): a byte
+    each, where a set of the numbers holds some 60 bytes a message."""
+
+    def __init__(self, numbers: Sequence[int]):
+        self._numbers = numbers
+        self._flags = bytearray(len(numbers))
+
+    def add(self, n: int) -> None:
+        if (i := position_of(self._numbers, n)) is not None:
+            self._flags[i] = 1
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and (i := position_of(self._numbers, n)) is not None and self._flags[i] == 1
 
 
 class IndexedTranscript:

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from . import snippets
+from .message_index import SearchRecord
 from .schema import Message
-from .transcript_layout import TranscriptLayout
+from .transcript_layout import TranscriptLayout, search_folder
 from .transcript_map import MAP_SLOT
-from .transcript_nav import absent_note, pager
+from .transcript_nav import absent_note, pager, search_form
 
 CONTENTS_MAX_MESSAGES = 50  # a page of more lists only its title in its table of contents
 
@@ -57,9 +58,8 @@ _HOLE_MARKUP = {MAP: MAP_SLOT, ITEM: '<div class="msg-item" data-msg="{n}">',
 class PageEntries:
     texts: tuple[str, ...]  # the HTML around the holes: one more than there are holes
     holes: tuple[tuple[int, int], ...]  # each hole's kind and message number (0 for the map)
-    headings: tuple[tuple[str, str], ...]  # (id, title) of each message, in order
-    contents: tuple[tuple[str, str], ...]  # those of them its table of contents lists
-    search: tuple[dict[str, str], ...]  # one entry a message, if the site's search takes the transcript
+    contents: tuple[tuple[str, str], ...]  # (id, title) of the messages its table of contents lists
+    search: tuple[SearchRecord, ...]  # one a message, if the transcript is searched
 
     def filled(self, fill: Callable[[int, int], str]) -> str:
         """The entries' HTML, each hole filled with `fill(kind, n)`: a page's thousands of
@@ -76,9 +76,9 @@ class PageEntries:
         return self.filled(lambda kind, n: _HOLE_MARKUP[kind].format(n=n))
 
     def without_html(self) -> PageEntries:
-        """The same entries without their HTML, for once the page is written: most of
-        their memory, where the headings and search entries are still to be read."""
-        return dataclasses.replace(self, texts=("",), holes=())
+        """The same entries without their HTML and search records, for once the page is
+        written and indexed: all their memory but the table of contents."""
+        return dataclasses.replace(self, texts=("",), holes=(), search=())
 
 
 class _Pieces:
@@ -118,8 +118,9 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
 
     href = lambda src: links.href(src, here)  # noqa: E731
     add(pager(layout, index, href))
+    add(search_form(links.href(search_folder(layout.folder) + "/", here)) if layout.search else None)
     headings, search = [], []
-    location, heading_link = f"{links.url(here)}#msg-", _permalink_html(permalink)
+    heading_link = _permalink_html(permalink)
     for k, n in enumerate(chunk, start=first):
         position = layout.positions[k]
         previous = layout.positions[k - 1] if k > 0 else -1
@@ -132,19 +133,18 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
         if write_text is not None and layout.has_text_file(n):
             write_text(n, layout.whole_text(message))
         title, shown = _item(pieces, layout, message, here, k, links, heading_link)
-        headings.append((f"msg-{n}", title))
+        # The sidebar of a page of hundreds of messages would take longer to render than
+        # the page: such a page's messages are found through the pager, the map and the search.
+        if len(chunk) <= CONTENTS_MAX_MESSAGES:
+            headings.append((f"msg-{n}", title))
         if layout.search:
-            search.append({"location": f"{location}{n}", "title": title,
-                           "text": f"<p>{html.escape(snippets.shown_text(shown), quote=False)}</p>"})
+            search.append(SearchRecord(n, title, snippets.shown_text(shown)))
     after_last = layout.positions[-1] + 1 if layout.positions else 0
     if index == len(layout.pages) - 1 and after_last < len(numbers):
         add(_gap(numbers, after_last, len(numbers) - 1))
         add(absent_note(numbers, max(after_last - 1, 0), len(numbers) - 1))
     add(pager(layout, index, href, where="bottom"))
-    # The sidebar of a page of hundreds of messages would take longer to render than the
-    # page: such a page's messages are found through the pager, the map and the search.
-    contents = headings if len(chunk) <= CONTENTS_MAX_MESSAGES else []
-    return PageEntries(*pieces.done(), tuple(headings), tuple(contents), tuple(search))
+    return PageEntries(*pieces.done(), tuple(headings), tuple(search))
 
 
 # A message's entry around its text, in the holes' order. Only numbers, fixed labels

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import functools
 import posixpath
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from typing import Protocol
 
 from . import snippets
@@ -55,6 +55,26 @@ def page_src(folder: str, index: int) -> str:
 def text_folder(folder: str) -> str:
     """The folder of the long messages' whole texts, in the transcript's `folder`."""
     return posixpath.join(folder.strip("/"), "messages")
+
+
+def search_folder(folder: str) -> str:
+    """The folder of the transcript's search index (see message_index), in its `folder`."""
+    return posixpath.join(folder.strip("/"), "search")
+
+
+class MessageAnchors(Container[str]):
+    """The ids of the headings of the messages `numbers` (ascending), `msg-N`, answered
+    without a string for each: a page of a whole session may hold a million."""
+
+    def __init__(self, numbers: Sequence[int]):
+        self._numbers = numbers
+
+    def __contains__(self, anchor: object) -> bool:
+        digits = anchor[4:] if isinstance(anchor, str) and anchor.startswith("msg-") else ""
+        if not (digits.isascii() and digits.isdigit()) or str(n := int(digits)) != digits:
+            return False  # "msg-007" is no heading's id
+        at = bisect.bisect_left(self._numbers, n)
+        return at < len(self._numbers) and self._numbers[at] == n
 
 
 class TranscriptLayout:

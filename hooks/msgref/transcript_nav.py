@@ -108,3 +108,17 @@ def _span(low: int, high: int) -> str:
 
 def _messages(low: int, high: int) -> str:
     return f"message {low}" if low == high else f"messages {low}–{high} ({high - low + 1:,} messages)"
+
+
+def search_form(index_href: str) -> etree.Element:
+    """The transcript's search box, its index at `index_href`. Hidden until the script
+    that reads the index (assets/message-search.js) shows it: without it, it does nothing."""
+    form = etree.Element("form", {"class": "msg-search", "role": "search", "hidden": "hidden",
+                                  "data-index": index_href, "aria-label": "The transcript"})
+    label = etree.SubElement(form, "label", {"for": "transcript-search"})
+    label.text = "Search the transcript, or go to a message by its number"
+    etree.SubElement(form, "input", {"id": "transcript-search", "type": "search", "name": "q",
+                                     "autocomplete": "off", "spellcheck": "false"})
+    etree.SubElement(form, "p", {"class": "msg-search__status", "role": "status"})
+    etree.SubElement(form, "ol", {"class": "msg-search__results"})
+    return form

@@ -8,7 +8,7 @@ hands the build's Markdown extensions to the Markdown parser and calls the build
 later stage: before each page is converted (`begin_page`), once every page is converted
 (`finished_files`, then `finish_page`, `head` and `added_headings` for each page before
 its theme is rendered, and `page_written` after), and when the site is written
-(`search_entries`, `finished`). `transcript_start` names the page a "not found" page
+(`finished`). `transcript_start` names the page a "not found" page
 sends readers to, and `failed` ends what a build that failed at any stage left running.
 Nothing here imports a generator.
 """
@@ -32,11 +32,12 @@ from essaycite.source import ID_LINE_RE, lines_outside_code
 from msgref import stranded
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
+from msgref.message_index import MessageIndexWriter
 from msgref.redact import Redactor
 from msgref.schema import Message, MessageSource
 from msgref.transcript import TranscriptError
-from msgref.transcript_entries import PageEntries, cut_message
-from msgref.transcript_layout import TranscriptLayout, cited_numbers, text_folder
+from msgref.transcript_entries import cut_message
+from msgref.transcript_layout import MessageAnchors, TranscriptLayout, cited_numbers, search_folder, text_folder
 from msgref.transcript_pages import ENTRIES_SLOT
 
 from .between_builds import KEPT, KEPT_PAGES, KEPT_TEXTS, LastTranscript
@@ -86,9 +87,11 @@ class SiteBuild:
                                                     *transcript_pages(self.layout, has_note),
                                                     *texts.values()]
         self.pages = add_files(added)
+        index = MessageIndexWriter(os.path.join(site.site_dir, search_folder(self.layout.folder))) \
+            if self.layout.search and self.layout.pages else None
         self.rendering = TranscriptRendering(self.layout, self.pages, site.permalink,
                                              {n: file.path for n, file in texts.items()}, read,
-                                             site.transcript.render_in_worker, log)
+                                             site.transcript.render_in_worker, log, index=index)
         self.links = CitationLinks(self.layout, self.records, self.pages)
         self.essay = CitableEssay(site.essay, self.records, self.pages, self.layout) if site.essay else None
         for hint in sentence_case_hints(site.essay.meta) if site.essay else []:
@@ -151,11 +154,14 @@ class SiteBuild:
             return None
         return "; ".join(author.display for author in self.site.essay.meta.authors)
 
-    def added_headings(self, src: str) -> PageEntries | None:
-        """The message headings a transcript page gets when it is written (their ids,
-        which links may point to) and those its table of contents lists; None for other
-        pages."""
-        return self.rendering.entries(src) if src in self.rendering.sources else None
+    def added_headings(self, src: str) -> tuple[MessageAnchors, tuple[tuple[str, str], ...]] | None:
+        """The ids of the message headings a transcript page gets when it is written, which
+        links may point to, and the (id, title) of those its table of contents lists; None
+        for other pages."""
+        if src not in self.rendering.sources:
+            return None
+        index = self.rendering.sources.index(src)
+        return MessageAnchors(self.layout.pages[index]), self.rendering.entries(src).contents
 
     def page_written(self, src: str, output: str) -> str:
         """A page as the generator writes it, its theme around it: a page that cites messages
@@ -178,12 +184,6 @@ class SiteBuild:
     def transcript_scope(self) -> str:
         """What the transcript pages hold, as a phrase."""
         return transcript_scope(shows_all=self.layout.context is None)
-
-    def search_entries(self) -> list[dict[str, str]]:
-        """The transcript's entries in the site's search, one a message: `location` (URL
-        and anchor), `title` and `text`, as a search index takes them. The transcript pages
-        themselves are left out of the index that the generator makes."""
-        return self.rendering.search_entries() if self.layout.search else []
 
     def finished(self) -> None:
         """The site is written: so are, once this returns, the whole texts of long messages,

@@ -18,10 +18,11 @@ import os
 from array import array
 from collections.abc import Hashable, Mapping, Sequence
 
+from msgref.message_index import MessageIndexWriter
 from msgref.redact import RedactedTranscript, Redaction
 from msgref.schema import MessageSource
 from msgref.transcript_entries import PageEntries, Permalink, page_entries
-from msgref.transcript_layout import TranscriptLayout
+from msgref.transcript_layout import TranscriptLayout, search_folder
 
 from .between_builds import KEPT_PAGES, KEPT_TEXTS, LastMade, SetAside
 from .site_pages import SitePages
@@ -41,19 +42,22 @@ class TranscriptRendering:
     number). In a worker process if `in_worker` and the pages show enough messages.
     `source` is the transcript the layout reads, as the build read it; `redacted` is the
     same, if it is redacted: what it redacts for a page is told here as the page is taken,
-    once, whichever process made the page. What the last build of this process made from
-    the same transcript, the same way, is taken from `kept`."""
+    once, whichever process made the page. Each page's search records go to `index`, if
+    the transcript is searched, as the page is taken. What the last build of this process
+    made from the same transcript, the same way, is taken from `kept`."""
 
     def __init__(self, layout: TranscriptLayout, pages: SitePages, permalink: Permalink | None,
                  text_paths: Mapping[int, str], source: MessageSource, in_worker: bool, log: logging.Logger,
-                 kept: LastMade[_Made] = KEPT_PAGES, kept_texts: SetAside = KEPT_TEXTS):
+                 kept: LastMade[_Made] = KEPT_PAGES, kept_texts: SetAside = KEPT_TEXTS,
+                 index: MessageIndexWriter | None = None):
         self.sources = layout.page_sources()
+        self._index, self._indexed, self._folder = index, set[int](), layout.folder
 
         def write_text(n: int, text: bytes) -> None:
             with open(text_paths[n], "wb") as file:
                 file.write(text)
 
-        links = _Links(pages)
+        links = self._links = _Links(pages)
         redacted = source if isinstance(source, RedactedTranscript) else None
         self._redacted, self._source, self._kept = redacted, source, kept
         self._key = _made_from(layout, links, permalink)
@@ -99,11 +103,12 @@ class TranscriptRendering:
         if self._kept.wanted or not isinstance(self._pages, MadeByIndex):
             return
         index = self.sources.index(src)
-        entries, found = self._pages[index]
-        self._pages.replace(index, (entries.without_html(), found))
+        entries = self._page(index)  # indexed, if it was not yet
+        self._pages.replace(index, (entries.without_html(), self._pages[index][1]))
 
-    def search_entries(self) -> list[dict[str, str]]:
-        return [entry for index in range(len(self.sources)) for entry in self._page(index).search]
+    def _index_href(self, src: str) -> str:
+        """The link from the search index's folder to page `src`."""
+        return self._links.href(src, search_folder(self._folder) + "/")
 
     def finish(self) -> None:
         """Make what no page has asked for yet, then end the worker: every whole text is
@@ -112,21 +117,30 @@ class TranscriptRendering:
         try:
             for index in range(count):
                 self._page(index)
+            if self._index is not None:
+                self._index.finish()
         except Exception:
             self._pages.close()  # not killed: see worker.end_workers
             raise
         except BaseException:  # stopped (Ctrl-C): at once
             self._pages.end()
             raise
+        finally:
+            if self._index is not None:
+                self._index.discard()
         self._pages.close()
         if self._kept.wanted:
             self._kept.keep(self._source, self._key, [self._pages[index] for index in range(count)])
 
     def _page(self, index: int) -> PageEntries:
         entries, found = self._pages[index]
-        if self._redacted is not None:
-            for n, kinds in found:
-                self._redacted.tell(n, kinds)
+        if index not in self._indexed:  # the first time the page is taken
+            self._indexed.add(index)
+            if self._redacted is not None:
+                for n, kinds in found:
+                    self._redacted.tell(n, kinds)
+            if self._index is not None:
+                self._index.add_page(index, self._index_href(self.sources[index]), entries.search)
         return entries
 
 

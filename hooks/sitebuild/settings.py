@@ -180,7 +180,7 @@ class TranscriptSettings:
     # Messages shown before and after each cited one; None (`all` in mkdocs.yml): every message.
     context: int | None = _setting(0, _whole(0, or_all=True))
     message_chars: int = _setting(5000, _whole(1))  # a longer message shows this many and links to the rest
-    search: bool = _setting(True, _boolean)  # whether the site's search indexes the transcript pages
+    search: bool = _setting(True, _boolean)  # whether the transcript pages have their own search (message_index)
     redact: bool = _setting(True, _boolean)
     # kind -> regular expression, beside the built-in ones
     redact_patterns: Mapping[str, str] = field(default_factory=dict, metadata={"check": _patterns})

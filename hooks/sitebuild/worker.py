@@ -5,8 +5,9 @@ of it waits on the rest of the build. So a worker process on another core makes 
 from the first on, while the build converts and writes the essay's pages. The build
 takes each when it needs it: one not yet passed to the worker it takes back (its future
 is cancelled) and makes itself, and rather than wait for one the worker has, it makes the
-last ones not yet passed to it. (The pool passes the worker one call beyond the one it
-is making.)
+last ones not yet passed to it, and sets them aside in the worker's folder until asked
+for: held here, the last half of a whole session would be in memory at once. (The pool
+passes the worker one call beyond the one it is making.)
 
 The worker is a `concurrent.futures.ProcessPoolExecutor` of one process, started by
 forking: it inherits everything the work is made from. It writes each thing it makes to
@@ -70,6 +71,7 @@ class MadeByIndex(Generic[Made]):
     def __init__(self, make: Callable[[int], Made], count: int, in_worker: bool):
         self._make = make
         self._made: dict[int, Made] = {}
+        self._aside: set[int] = set()  # made here while the worker had another, not asked for yet
         self._worker: _Worker | _NoWorker = _NoWorker()
         self._signals: dict[int, Any] = {}  # the handlers the worker's own replaced
         self._futures: list[Future[Any]] = [Future() for _ in range(count)]
@@ -83,7 +85,11 @@ class MadeByIndex(Generic[Made]):
 
     def __getitem__(self, index: int) -> Made:
         while index not in self._made:
-            self._step(index)
+            if index in self._aside:
+                self._aside.discard(index)
+                self._made[index] = self._taken_back(index)
+            else:
+                self._step(index)
         return self._made[index]
 
     def replace(self, index: int, made: Made) -> None:
@@ -93,8 +99,12 @@ class MadeByIndex(Generic[Made]):
         self._made[index] = made
 
     def close(self) -> None:
-        """End the worker, if there is one, once it has made what it has been passed."""
+        """End the worker, if there is one, once it has made what it has been passed;
+        what was set aside in its folder is held here from then on."""
         try:
+            for index in sorted(self._aside):
+                self._made[index] = self._taken_back(index)
+            self._aside.clear()
             self._worker.shutdown()
         finally:
             self._let_go()
@@ -122,6 +132,13 @@ class MadeByIndex(Generic[Made]):
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
+    def _taken_back(self, index: int) -> Made:
+        """What was set aside for `index`; made again if the worker's folder is gone."""
+        try:
+            return cast(Made, self._worker.taken_back(index))
+        except OSError:
+            return self._make(index)
+
     def _let_go(self) -> None:
         """Once the worker is gone: what comes after is made here, and the signals are
         handled as before."""
@@ -140,8 +157,13 @@ class MadeByIndex(Generic[Made]):
             return
         if not future.done():
             for index in range(len(self._futures) - 1, wanted, -1):
-                if index not in self._made and self._futures[index].cancel():
-                    self._made[index] = self._make(index)
+                if index not in self._made and index not in self._aside and self._futures[index].cancel():
+                    made = self._make(index)
+                    try:
+                        self._worker.set_aside(index, made)
+                        self._aside.add(index)
+                    except OSError:  # a full disk: held here
+                        self._made[index] = made
                     return
         try:
             self._made[wanted] = cast(Made, self._worker.result(future, wanted))
@@ -189,6 +211,19 @@ class _Worker:
         os.unlink(path)
         return made
 
+    def set_aside(self, index: int, made: Any) -> None:
+        """Keep `made`, made by the build for `index`, in the folder until `taken_back`."""
+        with open(os.path.join(self._folder, f"aside-{index}"), "wb") as file:
+            pickle.dump(made, file, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def taken_back(self, index: int) -> Any:
+        """What was set aside for `index`, removed from the folder."""
+        path = os.path.join(self._folder, f"aside-{index}")
+        with open(path, "rb") as file:
+            made = pickle.load(file)
+        os.unlink(path)
+        return made
+
     def shutdown(self) -> None:
         try:
             self._pool.shutdown(wait=True, cancel_futures=True)
@@ -217,6 +252,12 @@ class _NoWorker:
     def result(self, future: Future[Any], index: int) -> Any:
         # Only for a future of a worker that has ended: what it made went with its folder.
         raise BrokenProcessPool("the worker has ended")
+
+    def set_aside(self, index: int, made: Any) -> None:
+        raise OSError("no worker's folder to set it aside in")
+
+    def taken_back(self, index: int) -> Any:
+        raise OSError("the worker has ended, and its folder with it")
 
     def shutdown(self) -> None:
         pass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -13,8 +14,8 @@ from browser.site_browser import PHONE, new_page, wait_for_material
 from conftest import ESSAY
 
 ESSAY_PAGE = "context/"
-# A phrase of the essay's prose, and a phrase of a transcript message: searching each must
-# offer a result on the essay page, respectively the transcript page.
+# A phrase of the essay's prose, and a phrase of a transcript message that the essay quotes:
+# the site's search offers the essay page for each; the transcript's own search, the message.
 ESSAY_PHRASE = "failed catastrophically"
 TRANSCRIPT_PHRASE = "sm120 instructions"
 # The header's toggle: the label of the radio button of the scheme it switches to, in the
@@ -103,19 +104,35 @@ def test_a_citation_leads_to_the_message_and_cited_in_leads_back(page, host):
 
 @pytest.mark.parametrize(
     ("phrase", "expected_page"),
-    [(ESSAY_PHRASE, ESSAY_PAGE), (TRANSCRIPT_PHRASE, "transcript/")],
-    ids=["essay", "transcript"],
+    [(ESSAY_PHRASE, ESSAY_PAGE), (TRANSCRIPT_PHRASE, ESSAY_PAGE)],
+    ids=["essay", "quoted-message"],
 )
-def test_search_finds_a_phrase(page, host, phrase, expected_page):
+def test_search_finds_a_phrase_and_every_result_lands(page, host, phrase, expected_page):
     open_page(page, host.url)
     query = open_search(page)
     expect(query).to_be_focused()
     query.press_sequentially(phrase, delay=10)  # search runs on the reader's keystrokes
     results = page.locator(".md-search-result__list a.md-search-result__link")
     expect(results.first).to_be_visible()
+    expect(page.locator(".md-search-result mark").first).to_be_visible()
     hrefs = results.evaluate_all("links => links.map(a => a.href)")
     assert any(f"/{expected_page}" in href for href in hrefs), hrefs
-    expect(page.locator(".md-search-result mark").first).to_be_visible()
+    for href in hrefs:  # every result and group leads to a page, and to its anchor there
+        assert "undefined" not in href, href
+        response = page.goto(href)
+        assert response is not None and response.status == 200, href
+        anchor = urllib.parse.urlsplit(href).fragment
+        assert not anchor or page.locator(f"[id='{anchor}']").count() == 1, href
+
+
+def test_the_transcript_search_finds_a_message_and_lands_on_it(page, host):
+    open_page(page, host.url + "transcript/")
+    page.locator("#transcript-search").fill(TRANSCRIPT_PHRASE)
+    result = page.locator(".msg-search__results a").first
+    expect(result).to_have_text(re.compile(r"^Message 5852 — "))
+    result.click()
+    page.wait_for_url(re.compile(r"/transcript/(page-\d+/)?#msg-5852$"))
+    expect(page.locator("#msg-5852")).to_be_in_viewport()
 
 
 def test_the_colour_scheme_toggle_switches_and_is_remembered(page, host):

@@ -1,0 +1,170 @@
+"""The transcript's own search index, in shards that a query loads one word at a time.
+
+A whole session may hold a million messages. Given to the site's search, they would make
+one index that every page of the site downloads whole, and that the build holds in memory
+to write. Here each word goes to the shard of its first two characters, a small JSON file
+mapping the words to the numbers of the messages holding them; a query loads the shards of
+its words, then the short texts of the messages it found, one file per transcript page;
+`index.js` lists the pages (first message number, file, address) and the shards.
+
+Each file is a script, `messageSearchLoaded("<file>", <JSON>);`, which the page loads with
+a `<script>` element: unlike a fetch, that works in the copy read from disk (file://)
+too. The data is JSON, which is also JavaScript, and is never run as anything else.
+
+The index is written as the pages are made: each page's words are spilled to one file per
+shard on disk, and each shard is put together on its own at the end, so that a build holds
+no more of the index than its largest shard. `assets/message-search.js` reads it, with the
+same rule for words (`words`) and shards (`shard_name`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import tempfile
+import zlib
+from array import array
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import IO, NamedTuple
+
+# Letters, digits and the underscore, as `\w` reads them (the script: `[\p{L}\p{N}_]`).
+_WORD_RE = re.compile(r"[^\W]+")
+MAX_WORD_CHARS = 40  # longer runs (hashes, base64, minified code) are not words anyone types
+SHARD_KEY_CHARS = 2
+INDEX_FILE = "index.js"  # the pages and the shards there are
+LOADED = "messageSearchLoaded"  # the function each file calls with its data
+
+
+class SearchRecord(NamedTuple):
+    """What the search shows of one message: its number, its heading and its words."""
+
+    n: int
+    title: str
+    text: str
+
+
+def words(text: str) -> set[str]:
+    """The words of `text` the index holds, in lower case."""
+    return {word for word in _WORD_RE.findall(text.lower()) if len(word) <= MAX_WORD_CHARS}
+
+
+def shard_name(word: str) -> str:
+    """The file of the shard holding `word`: its first characters' code points in hex,
+    so that any script makes a safe file name ("ab" -> "61-62")."""
+    return "-".join(f"{ord(char):x}" for char in word[:SHARD_KEY_CHARS])
+
+
+def page_file(index: int) -> str:
+    """The file of the texts shown for the results on transcript page `index`."""
+    return f"page-{index}.js"
+
+
+class MessageIndexWriter:
+    """Writes the index into `folder` (in the built site), page by page: `add_page` with
+    each page's records, in any order, then `finish`, or `discard` if the build fails.
+    `excerpt_chars` bounds the text kept to show with a result.
+
+    The words wait in a few anonymous temporary files, each holding the shards whose names
+    hash to it: a build stopped by a signal leaves nothing of them behind."""
+
+    def __init__(self, folder: str, excerpt_chars: int = 160):
+        self._folder, self._excerpt_chars = folder, excerpt_chars
+        self._spills: dict[int, IO[str]] = {}  # bucket -> its file, made when first needed
+        self._pages: dict[int, tuple[int, str]] = {}  # index -> (first message number, page URL)
+
+    def add_page(self, index: int, url: str, records: Iterable[SearchRecord]) -> None:
+        """The records of transcript page `index`, found at `url` (relative to `folder`)."""
+        by_bucket: dict[int, list[str]] = defaultdict(list)
+        excerpts: dict[str, list[str]] = {}
+        for record in records:
+            excerpts[str(record.n)] = [record.title, _excerpt(record.text, self._excerpt_chars)]
+            for word in words(record.text):
+                shard = shard_name(word)
+                by_bucket[_bucket(shard)].append(f"{shard}\t{word}\t{record.n}\n")
+        if not excerpts:
+            return
+        self._pages[index] = (min(map(int, excerpts)), url)
+        os.makedirs(self._folder, exist_ok=True)
+        _write_data(self._folder, page_file(index), excerpts)
+        for bucket, lines in by_bucket.items():
+            if bucket not in self._spills:
+                self._spills[bucket] = tempfile.TemporaryFile(  # noqa: SIM115 - open until finish or discard
+                    "w+", encoding="utf-8", prefix="message-index-")
+            self._spills[bucket].writelines(lines)
+
+    def finish(self) -> None:
+        """Put each shard together from its spilled words, and write the list of pages and shards."""
+        try:
+            os.makedirs(self._folder, exist_ok=True)
+            shards = []
+            for spill in self._spills.values():
+                spill.seek(0)
+                for shard, postings in _shards(spill).items():
+                    _write_shard(self._folder, f"{shard}.js", postings)
+                    shards.append(shard)
+                spill.close()
+            pages = [[first, page_file(index), url] for index, (first, url) in sorted(self._pages.items())]
+            _write_data(self._folder, INDEX_FILE, {"pages": pages, "shards": sorted(shards)})
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Let go of the spilled words: the index is written, or not to be."""
+        for spill in self._spills.values():
+            spill.close()
+        self._spills.clear()
+
+
+_BUCKETS = 64  # spill files: few enough to keep open, and each a small part of the words
+
+
+def _bucket(shard: str) -> int:
+    return zlib.crc32(shard.encode()) % _BUCKETS
+
+
+def _shards(spill: IO[str]) -> dict[str, dict[str, array[int]]]:
+    """The shards of a spill file: for each, its words and the numbers of their messages."""
+    shards: dict[str, dict[str, array[int]]] = defaultdict(lambda: defaultdict(lambda: array("q")))
+    for line in spill:
+        shard, word, n = line.rstrip("\n").split("\t")
+        shards[shard][word].append(int(n))
+    return shards
+
+
+def _write_shard(folder: str, name: str, numbers: dict[str, array[int]]) -> None:
+    """A shard: each word with the numbers of its messages, in order, each written as its
+    difference from the one before (the first as itself), short in JSON. Written a piece
+    at a time: a word of every message has a million numbers."""
+    with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
+        file.write(f'{LOADED}("{name}", {{')
+        for count, word in enumerate(sorted(numbers)):
+            ordered = numbers.pop(word)
+            if any(a > b for a, b in itertools.pairwise(ordered)):  # pages made out of order
+                ordered = array("q", sorted(ordered))
+            file.write(("," if count else "") + json.dumps(word, ensure_ascii=False) + ":[")
+            for start in range(0, len(ordered), _PIECE):
+                piece = ordered[start : start + _PIECE]
+                before = ordered[start - 1] if start else 0
+                deltas = [piece[0] - before, *(b - a for a, b in itertools.pairwise(piece))]
+                file.write(("," if start else "") + ",".join(map(str, deltas)))
+            file.write("]")
+        file.write("});\n")
+
+
+_PIECE = 10_000
+
+
+def _excerpt(text: str, chars: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= chars else text[: chars - 1].rstrip() + "…"
+
+
+def _write_data(folder: str, name: str, value: object) -> None:
+    with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
+        data = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        # Line and paragraph separators end a string in JavaScript before ES2019.
+        data = data.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        file.write(f'{LOADED}("{name}", {data});\n')

@@ -1,0 +1,87 @@
+"""The transcript's own search index (msgref.message_index): words to message numbers in
+shards, written page by page, read back as the site's script reads it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from message_index_reader import BuiltIndex, data_of
+from msgref.message_index import MessageIndexWriter, SearchRecord, shard_name, words
+
+
+def written(folder: Path, pages: dict[int, list[SearchRecord]], order=None) -> BuiltIndex:
+    """An index of `pages` (index -> records) written in `order`, in the site `folder`."""
+    writer = MessageIndexWriter(str(folder / "transcript" / "search"), excerpt_chars=20)
+    for index in order or sorted(pages):
+        writer.add_page(index, "../" if index == 0 else f"../page-{index + 1}/", pages[index])
+    writer.finish()
+    return BuiltIndex(folder)
+
+
+def test_words_are_letters_and_digits_in_any_script_in_lower_case():
+    assert words("Hello, WORLD! snake_case x-ray 42 Ünïcode 日本語 é") == {
+        "hello", "world", "snake_case", "x", "ray", "42", "ünïcode", "日本語", "é"}
+    assert words("a" * 40 + " " + "b" * 41) == {"a" * 40}  # no hashes or base64 runs
+
+
+def test_a_shard_is_named_by_the_code_points_of_its_words_first_two_characters():
+    assert shard_name("hello") == "68-65" and shard_name("x") == "78"
+    assert shard_name("日本語") == "65e5-672c" and shard_name("😀ok") == "1f600-6f"
+
+
+def test_a_query_finds_the_messages_holding_each_word_or_a_word_it_begins(tmp_path):
+    index = written(tmp_path, {
+        0: [SearchRecord(1, "Message 1 — user", "Redact the token"), SearchRecord(2, "Message 2 — assistant", "Done.")],
+        1: [SearchRecord(5, "Message 5 — tool", "redaction report: 3 tokens"),
+            SearchRecord(9, "Message 9 — user", "x")]})
+    assert index.search("redact") == [1, 5] and index.search("REDACTION") == [5]
+    assert index.search("token redact") == [1, 5] and index.search("redact done") == []
+    assert index.search("x") == [9] and index.search("3") == [5]  # one character: that word alone
+    assert index.search("nothing") == []
+    assert index.messages() == {
+        1: ("transcript/#msg-1", "Message 1 — user", "Redact the token"),
+        2: ("transcript/#msg-2", "Message 2 — assistant", "Done."),
+        5: ("transcript/page-2/#msg-5", "Message 5 — tool", "redaction report: 3…"),  # cut to 20 characters
+        9: ("transcript/page-2/#msg-9", "Message 9 — user", "x")}
+
+
+def test_pages_made_in_any_order_give_the_same_index(tmp_path):
+    pages = {i: [SearchRecord(n, f"Message {n}", f"word{n % 3} common") for n in range(i * 10 + 1, i * 10 + 11)]
+             for i in range(4)}
+    in_order, shuffled = written(tmp_path / "a", pages), written(tmp_path / "b", pages, order=[2, 0, 3, 1])
+    files = [{p.name: p.read_bytes() for p in (site / "transcript" / "search").iterdir()}
+             for site in (tmp_path / "a", tmp_path / "b")]
+    assert files[0] == files[1]
+    assert in_order.search("common") == shuffled.search("common") == list(range(1, 41))
+    assert in_order.search("word1") == [n for n in range(1, 41) if n % 3 == 1]
+
+
+def test_a_word_of_every_message_is_written_as_differences_in_pieces(tmp_path):
+    records = [SearchRecord(n, f"Message {n}", "x") for n in range(1, 25_001)]
+    index = written(tmp_path, {0: records})
+    shard = data_of(tmp_path / "transcript/search/78.js")
+    assert shard == {"x": [1] * 25_000}  # past one piece of 10,000: joined with their commas
+    assert index.search("x") == list(range(1, 25_001))
+
+
+def test_nothing_of_the_spilled_words_stays_on_disk(tmp_path):
+    before = set(os.listdir(tempfile.gettempdir()))
+    writer = MessageIndexWriter(str(tmp_path / "search"))
+    writer.add_page(0, "../", [SearchRecord(1, "Message 1", "some words")])
+    assert set(os.listdir(tempfile.gettempdir())) == before  # anonymous files
+    writer.discard()
+    assert not (tmp_path / "search" / "index.js").exists()  # not finished: no index to mislead
+    writer = MessageIndexWriter(str(tmp_path / "empty"))
+    writer.finish()
+    assert data_of(tmp_path / "empty" / "index.js") == {"pages": [], "shards": []}
+
+
+def test_each_file_is_a_script_whose_data_is_json_and_only_data(tmp_path):
+    title, text = "ends a line\u2028in old JavaScript\u2029", '"); alert(1); (" </script>'
+    written(tmp_path, {0: [SearchRecord(1, title, text)]})
+    page = tmp_path / "transcript/search/page-0.js"
+    raw = page.read_text(encoding="utf-8")
+    assert raw.startswith('messageSearchLoaded("page-0.js", {') and "\u2028" not in raw and "\u2029" not in raw
+    assert data_of(page) == {"1": [title, text[:19] + "…"]}
