@@ -22,12 +22,12 @@ from mkdocs.structure.toc import AnchorLink
 
 from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
-from sitebuild.files import check_links
+from sitebuild.files import check_links, folder_clash, transcript_copy
 from sitebuild.generated import GeneratedFile, WrittenFile
-from sitebuild.settings import check_site_text
+from sitebuild.settings import check_site_text, title_problem
 from sitebuild.site_config import nav_problems, read_site_config
-from sitebuild.site_folder import SITE_FOLDER, output_problem
-from sitebuild.site_pages import NOTE_ON_THE_TEXT
+from sitebuild.site_folder import SITE_FOLDER, holds_a_source, output_problem
+from sitebuild.site_pages import NOTE_ON_THE_TEXT, PageError
 
 if TYPE_CHECKING:  # for the events' signatures alone: a build does not load the development server
     from mkdocs.config.defaults import MkDocsConfig
@@ -83,6 +83,15 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 @_reported
 def on_pre_build(config: MkDocsConfig) -> None:
     site = read_site_config(config, _project_dir(config))
+    sources, code = [config.config_file_path or "mkdocs.yml", site.source_path], set()
+    for hook in config.get("hooks") or []:
+        path = os.path.join(site.project_dir, hook)
+        if os.path.dirname(os.path.abspath(path)) == os.path.abspath(site.project_dir):
+            sources.append(path)  # a hook beside mkdocs.yml: the project's folder is no hooks' folder
+        else:
+            code.add(os.path.dirname(path))
+    if problem := holds_a_source(site.site_dir, sources, sorted(code)):
+        raise PageError(problem)
     SITE_FOLDER.take(site.site_dir, lambda: log.info(f"Another build is writing to {site.site_dir}: waiting for it"))
     SiteBuild.before_cleaning(site)  # MkDocs empties the site next
 
@@ -90,9 +99,17 @@ def on_pre_build(config: MkDocsConfig) -> None:
 @_reported
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     site = read_site_config(config, _project_dir(config))
-    for raw in [file for file in files if file.abs_src_path and os.path.abspath(file.abs_src_path) == site.source_path]:
-        files.remove(raw)  # the raw transcript is an input, not a page or asset
+    for file in list(files):
+        # The raw transcript is an input, not a page or asset: unredacted, by whatever name.
+        copy = transcript_copy(file.abs_src_path, site.source_path) if file.abs_src_path else None
+        if copy is not None:
+            files.remove(file)
+            if copy != "the transcript":
+                log.warning(f"{os.path.relpath(file.abs_src_path or '', site.project_dir)}: {copy}, "
+                            "left out of the site: it would be published unredacted")
     check_links([file.abs_src_path for file in files if file.abs_src_path and not file.generated_by], site.project_dir)
+    if clash := folder_clash(site.transcript.folder, [file.dest_uri for file in files if not file.generated_by]):
+        raise PageError(clash)
 
     def add(made: Sequence[GeneratedFile | WrittenFile]) -> _Addresses:
         _add(files, config, made)
@@ -104,9 +121,13 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+@_reported
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     source = None if page.file.generated_by or not page.file.abs_src_path else page.file.content_string
-    SiteBuild.of(config.markdown_extensions).begin_page(page.file.src_uri, source, markdown)
+    build = SiteBuild.of(config.markdown_extensions)
+    build.begin_page(page.file.src_uri, source, markdown)
+    if problem := title_problem(page.meta.get("title")):
+        raise PageError(f"{build.page.display_path}: front matter: title: {problem}, found {page.meta['title']!r}")
     return markdown
 
 

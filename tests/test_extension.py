@@ -286,3 +286,12 @@ def test_an_editorial_mark_is_left_out_of_the_search(convert):
     mark = selected(page, "a.editorial-mark")
     assert mark.text == "ed." and mark.has_attr("data-search-exclude")
     assert not [a for a in page.select("a[data-search-exclude]") if a is not mark]  # other links stay searched
+
+
+def test_a_number_too_long_for_a_message_is_a_near_miss_named_briefly(convert):
+    page = convert("Cited [msg " + "9" * 5000 + "] here, and [msg 0] too.")
+    long_number, zero = convert.warnings
+    assert "its number is longer than any message number" in long_number and len(long_number) < 300
+    assert zero.endswith("[msg 0] is not in the transcript: message numbers are 1 or more")
+    assert "[msg " + "9" * 5000 + "]" in page.get_text()  # left as written
+    assert [mark.get_text() for mark in page.select("mark.msg-ref--unresolved")] == ["msg 0 (not in the transcript)"]

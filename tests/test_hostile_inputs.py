@@ -1,9 +1,12 @@
 """Files of the site's folder that are symbolic links: one leading out of the project
-would publish what it leads to, and one leading nowhere would end in a traceback. Each
-stops the build with one line naming it; a link within the project is published."""
+would publish what it leads to, and one leading nowhere or round in a loop, like a named
+pipe, would end in a traceback. Each stops the build with one line naming it; a link
+within the project is published. The transcript, by any name, is never published, and an
+editor's backup of it is named and left out."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -60,3 +63,59 @@ def test_a_link_within_the_project_is_published(project, tmp_path):
     result = build(project, site)
     assert result.returncode == 0, result.stderr
     assert (site / "notes.txt").read_text() == "kept"
+
+
+@pytest.mark.parametrize("make_loop", [
+    lambda docs: (docs / "self").symlink_to(".", target_is_directory=True),
+    lambda docs: (docs / "up").symlink_to("..", target_is_directory=True),
+    lambda docs: ((docs / "d").mkdir(), (docs / "d" / "back").symlink_to("../d", target_is_directory=True)),
+], ids=["itself", "the-project", "its-parent"])
+def test_a_link_to_a_folder_that_holds_it_is_named_as_a_loop(project, tmp_path, make_loop):
+    docs = project / "docs"
+    make_loop(docs)
+    link = next(path for path in docs.rglob("*") if path.is_symlink())
+    result = build(project, tmp_path / "site")
+    assert_stops(result, f"{link.relative_to(project)}: a symbolic link to a folder that holds it, a loop: remove it")
+
+
+@pytest.mark.parametrize("make_loop", [
+    lambda docs: (docs / "self.md").symlink_to("self.md"),
+    lambda docs: ((docs / "a.md").symlink_to("b.md"), (docs / "b.md").symlink_to("a.md")),
+], ids=["itself", "two-links"])
+def test_a_loop_of_links_to_files_is_named(project, tmp_path, make_loop):
+    make_loop(project / "docs")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert re.search(r"ERROR\s+-\s+docs/(self|a|b)\.md: a loop of symbolic links: remove it$", result.stderr, re.M)
+
+
+def test_a_named_pipe_is_named_not_read(project, tmp_path):
+    os.mkfifo(project / "docs" / "pipe.txt")
+    assert_stops(build(project, tmp_path / "site", timeout=60), "docs/pipe.txt: is a named pipe, not a file to publish")
+
+
+@pytest.mark.parametrize("name", ["transcript-link.jsonl", "notes/hard.jsonl"])
+def test_the_transcript_by_another_name_is_never_published(project, tmp_path, name):
+    transcript = project / "docs" / "transcript.jsonl"
+    other = project / "docs" / name
+    other.parent.mkdir(exist_ok=True)
+    if "hard" in name:
+        os.link(transcript, other)
+    else:
+        other.symlink_to("transcript.jsonl")
+    site = tmp_path / "site"
+    result = build(project, site)
+    assert result.returncode == 0, result.stderr
+    assert not (site / name).exists() and not (site / "transcript.jsonl").exists()
+
+
+@pytest.mark.parametrize("name", ["transcript.jsonl~", "transcript.jsonl.bak", "#transcript.jsonl#"])
+def test_a_backup_of_the_transcript_is_named_and_left_out(project, tmp_path, name):
+    transcript = project / "docs" / "transcript.jsonl"
+    (project / "docs" / name).write_bytes(transcript.read_bytes())
+    site = tmp_path / "site"
+    result = build(project, site, strict=False)
+    assert re.search(rf"WARNING\s+-\s+docs/{re.escape(name)}: a copy of the transcript, left out of the site: "
+                     "it would be published unredacted$", result.stderr, re.M), result.stderr
+    assert result.returncode == 0 and not (site / name).exists()
+    assert build(project, tmp_path / "strict").returncode == 1  # a warning: a strict build stops

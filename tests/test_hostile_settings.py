@@ -102,6 +102,37 @@ def test_a_pdf_at_an_http_address_is_linked_as_it_is(project, tmp_path):
      "site_name: expected text that UTF-8 can encode, found 'The \\ud800 Silence'"),
     (SITE_NAME, f'{SITE_NAME}\nsite_author: "Ann \\ud800"',
      "site_author: expected text that UTF-8 can encode, found 'Ann \\ud800'"),
+    (SITE_NAME, 'site_name: \'SN</title><script>alert(1)</script>" onfocus="alert(9)\'',
+     'site_name: expected text without <, > or " (the theme writes it into the pages as HTML), '
+     'found \'SN</title><script>alert(1)</script>" onfocus="alert(9)\''),
+    ('site_url: !ENV [SITE_URL, "http://127.0.0.1:8000/"]', 'site_url: \'https://ex.com/"><script>x</script>/\'',
+     'site_url: expected text without <, > or " (the theme writes it into the pages as HTML), '
+     'found \'https://ex.com/"><script>x</script>/\''),
+    (SITE_NAME, 'site_name: "A\\aB"', "site_name: expected text without control characters, found 'A\\x07B'"),
+    ('title: "The Silence', 'title: "T\\x1b[31m The Silence',
+     "extra.essay.title: expected text without control characters, found 'T\\x1b[31m The Silence That Speaks: "
+     "An Empty Message in an AI-Assisted Coding Session'"),
+    ("pdf: essay.pdf", 'pdf: "x\\n.pdf"',
+     "extra.essay.pdf: expected a path inside the site, such as essay.pdf, or an http(s) address, found 'x\\n.pdf'"),
+    ("    folder: transcript", "    folder: context",
+     "extra.transcript.folder: context holds context/index.html, a page or file of the site: choose another folder"),
+    ("    folder: transcript", "    folder: 'con:text'",
+     "extra.transcript.folder: expected a folder whose names hold letters, digits, '-', '_' and '.' only, such as "
+     "transcript, found 'con:text'"),
+    ("    folder: transcript", "    folder: '%2e%2e'",
+     "extra.transcript.folder: expected a folder whose names hold letters, digits, '-', '_' and '.' only, such as "
+     "transcript, found '%2e%2e'"),
+    ("    folder: transcript", "    folder: print",
+     "extra.transcript.folder: expected a folder of its own: print is the site's, or the theme's, found 'print'"),
+    ("    folder: transcript", "    folder: sitemap.xml",
+     "extra.transcript.folder: expected a folder of its own: sitemap.xml is the site's, or the theme's, "
+     "found 'sitemap.xml'"),
+    ("      - conclusion.md\n", "      - conclusion.md\n      - context.md\n",
+     "extra.essay.sections: expected each page once, context.md is listed twice, found ['index.md', 'context.md', "
+     "'response.md', 'empty-message.md', 'interpretation.md', 'significance.md', 'conclusion.md', 'context.md']"),
+    ("pdf: essay.pdf", 'pdf: "https://[::1/x.pdf"',
+     "extra.essay.pdf: expected a path inside the site, such as essay.pdf, or an http(s) address, "
+     "found 'https://[::1/x.pdf'"),
 ])
 def test_a_setting_that_cannot_be_used_is_named_in_one_line(project, tmp_path, line, replacement, problem):
     result = build(edited(project, (line, replacement)), tmp_path / "site")
@@ -109,3 +140,21 @@ def test_a_setting_that_cannot_be_used_is_named_in_one_line(project, tmp_path, l
     assert "Traceback" not in result.stderr
     errors = [text for text in result.stderr.splitlines() if "ERROR" in text or "Error" in text]
     assert errors == [f"ERROR   -  mkdocs.yml: {problem}"], result.stderr
+
+
+def test_a_navigation_title_holding_markup_is_named_in_one_line(project, tmp_path):
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "nav:\n  - 'Intro <script>x</script>': index.md\n",
+                      encoding="utf-8")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "ERROR   -  mkdocs.yml: nav: expected text without <, > or \" (the theme writes it into the pages as " \
+           "HTML), found 'Intro <script>x</script>'" in result.stderr
+
+
+def test_a_front_matter_title_holding_markup_is_named_in_one_line(project, tmp_path):
+    page = project / "docs" / "context.md"
+    page.write_text("---\ntitle: Ctx <em>plain</em>\n---\n\n" + page.read_text(encoding="utf-8"), encoding="utf-8")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "docs/context.md: front matter: title: expected text without <, > or \"" in result.stderr, result.stderr

@@ -111,6 +111,15 @@ def test_the_whole_essay_moves_headings_down_but_not_code():
     )
 
 
+def test_the_whole_essay_leaves_each_sections_front_matter_out():
+    from essaycite.whole_essay import whole_essay_markdown
+
+    front = "---\ntitle: Part [msg 3]\nprivate_note: not for readers\n---\n"
+    joined = whole_essay_markdown([("index", "# Title\n\nText."), ("part", front + "# Part\n\n---\n\nA rule above.")])
+    assert "private_note" not in joined and "[msg 3]" not in joined
+    assert "## Part\n\n---\n\nA rule above." in joined  # a rule later in the text stays
+
+
 def test_the_essay_pages_are_read_from_the_site_settings(tmp_path):
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: S\nsite_url: https://example.org/\ndocs_dir: text\n"

@@ -469,3 +469,47 @@ def test_the_built_transcript_redacts_a_token_split_between_fields(tmp_path):
     assert shown is not None
     assert (shown.thinking, shown.text) == ("token [REDACTED: github-token]", "[REDACTED: github-token] done")
     assert told == [(1, ["github-token", "github-token"])]
+
+
+def test_a_password_named_again_is_redacted_with_it():
+    secret = "Zq8-secret-9x"
+    names = ["password", "password_confirmation", "password2", "passwordRepeat", "password-again", "PassWord",
+             "new_password_confirmation", "PGPASSWORD", "DBPASSWORD", "MYSQL_PWD"]
+    redacted, kinds = Redactor().redact_value(dict.fromkeys(names, secret))
+    assert set(redacted.values()) == {"[REDACTED: secret-field]"} and len(kinds) == len(names)
+    kept = {"PWD": "/home/ann", "password_hash_algorithm": "argon2id", "page_token": "abc"}
+    assert Redactor().redact_value(kept) == (kept, [])
+
+
+def test_a_secret_key_holding_a_list_a_number_or_a_name_value_pair_is_redacted():
+    value = {"password": ["S3cr3t-1", "$VAR"], "pin_password": 987654321, "passwords": ["aaaa1111"],
+             "env": [{"name": "DB_PASSWORD", "value": "Kube-s3cret"}, {"name": "DB_HOST", "value": "db.local"}]}
+    redacted, _ = Redactor().redact_value(value)
+    marker = "[REDACTED: secret-field]"
+    assert redacted == {"password": [marker, "$VAR"], "pin_password": marker, "passwords": [marker],
+                        "env": [{"name": "DB_PASSWORD", "value": marker}, {"name": "DB_HOST", "value": "db.local"}]}
+    assert Redactor().redact_value({"password": {"minLength": 8}, "port": 5432})[1] == []  # a schema, a port
+
+
+@pytest.mark.parametrize("text, kinds", [
+    ("s3://AKIAIOSFODNN7EXAMPLQ:wJalrXUtnFEMIK7MDENG@bucket/p", ["aws-access-key", "url-password"]),
+    ("https://ghp_" + "A" * 36 + ":S3cretPw@github.com/x", ["github-token", "url-password"]),
+    ("curl -u AKIAIOSFODNN7EXAMPLQ:wJalrXUtnFEMIK7MDENG https://x", ["aws-access-key", "command-password"]),
+])
+def test_a_password_after_a_token_in_a_url_or_curl_is_redacted_too(text, kinds):
+    redacted, found = Redactor().redact_text(text)
+    assert found == kinds and "wJalr" not in redacted and "S3cretPw" not in redacted
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("tool --api-key sk9aaaaaaaaaa run", "sk9aaaaaaaaaa"), ("gh auth --token ghx1234567 ok", "ghx1234567"),
+    ("helm repo add x https://charts --password Hunter2x", "Hunter2x"),
+])
+def test_a_secret_after_a_flag_and_a_space_is_redacted(text, secret):
+    redacted, found = Redactor().redact_text(text)
+    assert found == ["command-password"] and secret not in redacted
+
+
+@pytest.mark.parametrize("text", ["use the --token flag", "pass --password $PASS", "--token-file /etc/t"])
+def test_a_flag_named_in_prose_or_given_a_variable_is_left_alone(text):
+    assert Redactor().redact_text(text) == (text, [])

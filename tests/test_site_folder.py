@@ -98,3 +98,14 @@ def test_a_folder_that_cannot_be_made_is_refused_by_name(tmp_path):
     (tmp_path / "file").write_text("not a folder")
     with pytest.raises(PageError, match=r"/file/site: the site's folder cannot be made: Not a directory$"):
         SiteFolder().take(str(tmp_path / "file" / "site"), on_wait=lambda: None)
+
+
+@pytest.mark.parametrize("folder", ["hooks", "hooks/msgref", "."])
+def test_a_site_folder_holding_the_projects_sources_is_refused(project, folder):
+    hook = project / "hooks" / "mkdocs_hook.py"
+    before = hook.read_bytes()
+    result = build(project, project / folder)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    refused = r"(ERROR\s+-\s+|Error: ).*(the site.s folder (holds|is in)|should not be within)"
+    assert re.search(refused, result.stderr), result.stderr
+    assert hook.read_bytes() == before and (project / "mkdocs.yml").is_file()

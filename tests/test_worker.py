@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from conftest import forking
@@ -111,3 +112,27 @@ def test_without_a_worker_each_is_made_when_first_asked_for():
     assert things[2] == 20 and things[2] == 20 and made == [2]
     assert [things[index] for index in range(3)] == [0, 10, 20] and made == [2, 0, 1]
     things.close()
+
+
+def test_the_pools_error_over_futures_taken_back_is_not_printed(monkeypatch):
+    from concurrent.futures import InvalidStateError
+
+    from sitebuild import worker
+
+    seen: list[str] = []
+    monkeypatch.setattr(worker, "_other_threads_hook", worker._other_threads_hook)  # restored after
+    monkeypatch.setattr(threading, "excepthook", lambda args: seen.append(type(args.exc_value).__name__))
+    worker._install_quiet_hook()
+
+    class _ExecutorManagerThread(threading.Thread):  # the pool's thread, by its class's name
+        def run(self):
+            raise InvalidStateError("CANCELLED: <Future state=cancelled>")
+
+    class Other(threading.Thread):
+        def run(self):
+            raise InvalidStateError("another thread's")
+
+    for thread in (_ExecutorManagerThread(), Other()):
+        thread.start()
+        thread.join()
+    assert seen == ["InvalidStateError"]  # the other thread's, passed on

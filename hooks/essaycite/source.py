@@ -7,6 +7,8 @@ import re
 # The source line that gives the paragraph above it its id: `{ #p-some-words }`, also
 # inside a quotation (`> { #… }`). Group 1 is the id.
 ID_LINE_RE = re.compile(r"^\s*(?:>\s*)?\{:?\s*#([\w-]+)[^}]*\}\s*$")
+# A page's YAML front matter, which the generator reads as the page's settings, not its text.
+FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n.*?^(?:---|\.\.\.)[ \t]*$", re.MULTILINE | re.DOTALL)
 _FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .source import ID_LINE_RE, in_fenced_code
+from .source import FRONT_MATTER_RE, ID_LINE_RE, in_fenced_code
 
 _HTML_SECTION_RE = re.compile(r"^<(nav|aside)\b.*?^</\1>\s*$", re.MULTILINE | re.DOTALL)
 _HEADING_RE = re.compile(r"^#{1,5} ")
@@ -22,7 +22,8 @@ def whole_essay_markdown(sections: list[tuple[str, str]], after_title: str = "",
     """
     parts = []
     for index, (name, markdown) in enumerate(sections):
-        lines = _HTML_SECTION_RE.sub("", markdown).split("\n")
+        # A section's front matter is its page's settings (a title, private notes), not its text.
+        lines = _HTML_SECTION_RE.sub("", FRONT_MATTER_RE.sub("", markdown, count=1)).split("\n")
         kept = []
         for line, in_code in zip(lines, in_fenced_code(lines), strict=True):
             if not in_code:

@@ -150,7 +150,8 @@ class TagPattern(InlineProcessor):
         message = build.message(n)
         href = build.href(n, build.page.src) if message else None
         if message is None or href is None:
-            self.extension.report(line, f"[msg {n}] is not in the transcript")
+            self.extension.report(line, f"[msg {n}] is not in the transcript"
+                                  + (": message numbers are 1 or more" if n == 0 else ""))
             return snippets.citation_link(None, n, None), m.start(0), m.end(0)
         link = snippets.citation_link(message, n, href)
         self.found.append((link, message))

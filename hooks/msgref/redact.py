@@ -35,12 +35,13 @@ MARKER = "[REDACTED: {kind}]"
 # redacted, so that transcripts sealed by an older importer are redacted again. An
 # `accept` function below is named, not read, by the fingerprint: a change to one
 # raises it too.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 # Characters that may stand right before a key's prefix; a letter, digit, `_` or `-`
 # there means the prefix is part of a longer word ("task-", "disk-").
 _START = r"(?<![A-Za-z0-9_-])"
 _NOT_MARKER = r"(?!\[REDACTED)"
+_A_MARKER = r"\[REDACTED: [a-z0-9-]+\]"
 # Not a value but a stand-in for one: a variable, a template, an ellipsis, a mask, the
 # word of a placeholder (`curl -u user:password`).
 _NOT_STAND_IN = (r"(?![$%{<*…]|\.\.\.|(?i:password|passwd|pass|pwd|secret|token|changeme|x+)"
@@ -83,7 +84,12 @@ _NAME_WORDS = re.compile(r"[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_$.-]*\Z")
 # A key's last word that names a secret of any value, of a token-like value only, and
 # the words before `key` that make it secret (`api_key`, not `sort_key`).
-_SECRET_NAMES = frozenset({"password", "passwd", "passphrase", "secret", "apikey"})
+_SECRET_NAMES = frozenset({"password", "passwd", "passphrase", "secret", "apikey", "passwords", "secrets"})
+# A name run together in capitals (`PGPASSWORD`, `DBPASSWORD`) is one word, ending so.
+_SECRET_ENDINGS = ("password", "passwd", "secret")
+# Words after a secret's name that name it again: `password_confirmation`, `passwordRepeat`.
+_AFTER_SECRET_WORDS = frozenset({"confirmation", "confirm", "confirmed", "again", "repeat", "repeated", "retype",
+                                 "verify", "verification", "old", "new", "current"})
 _TOKEN_NAMES = frozenset({"token", "auth"})
 _SECRET_KEY_WORDS = frozenset({"api", "access", "secret", "private", "signing", "encryption", "master", "account",
                                "auth", "client"})
@@ -120,8 +126,13 @@ def secret_name(name: str) -> str | None:
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
     if not words or name.startswith("[REDACTED"):  # a key that was a secret
         return None
+    while len(words) > 1 and (words[-1].isdigit() or words[-1] in _AFTER_SECRET_WORDS):
+        words.pop()  # `password2`, `password_confirmation` hold the password again
+    if words[-2:] == ["pass", "word"]:  # `PassWord`
+        words[-2:] = ["password"]
     last, before = words[-1], words[-2] if len(words) > 1 else ""
-    if last in _SECRET_NAMES or (last == "key" and before in _SECRET_KEY_WORDS):
+    if last in _SECRET_NAMES or last.endswith(_SECRET_ENDINGS) or (last == "key" and before in _SECRET_KEY_WORDS) \
+            or (last == "pwd" and before == "mysql"):
         return "secret"
     if last in _TOKEN_NAMES and before not in _PUBLIC_TOKEN_WORDS:
         return "token"
@@ -301,7 +312,8 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
     _pattern(
         "url-password",
         # scheme://user:password@host keeps the user and the host.
-        r"://[^\s:/?#@\[\]\"'<>]*:" + _NOT_MARKER + r"(?P<secret>[^\s/?#@\"'<>]+)@",
+        # The user may be a token redacted already (`s3://AKIA…:secret@bucket`).
+        r"://(?:" + _A_MARKER + r"|[^\s:/?#@\[\]\"'<>])*:" + _NOT_MARKER + r"(?P<secret>[^\s/?#@\"'<>]+)@",
         "secret",
         hints=["://"],
     ),
@@ -351,17 +363,25 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         # `docker login -p PASSWORD`. `--password=…` is a secret-assignment. The flag
         # is looked for at most 500 characters on, so that a long line with many
         # commands costs no more than a few passes.
-        r"\bcurl\b(?:[^\n;|&]|\\\n){0,500}?[ \t](?:-u[ \t]*|--user[= \t][ \t]*)[\"']?[^\s:\"']*:"
+        r"\bcurl\b(?:[^\n;|&]|\\\n){0,500}?[ \t](?:-u[ \t]*|--user[= \t][ \t]*)[\"']?(?:" + _A_MARKER
+        + r"|[^\s:\"'])*:"
         + _NOT_MARKER + _NOT_STAND_IN + r"(?P<curl>[^\s\"']+)"
         r"|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mariadb|mariadb-dump|mariadb-admin)"
         r"(?![\w-])(?:[^\n;|&]|\\\n){0,500}?[ \t]-p[\"']?" + _NOT_MARKER + _NOT_STAND_IN + r"(?P<mysql>[^\s\"']+)"
         r"|\bsshpass[ \t]+(?:-[a-oq-zA-Z]\S*[ \t]+)*-p[ \t]*[\"']?" + _NOT_MARKER
         + _NOT_STAND_IN + r"(?P<sshpass>[^\s\"']+)"
         r"|\bdocker[ \t]+login\b(?:[^\n;|&]|\\\n){0,500}?[ \t](?:-p|--password)[ \t]+[\"']?" + _NOT_MARKER
-        + _NOT_STAND_IN + r"(?P<docker>[^\s\"']+)",
-        "curl|mysql|sshpass|docker",
-        hints=["curl", "mysql", "mariadb", "sshpass", "docker"],
-        hint_regex=r"[ \t](?:-[up]|--user|--password)",
+        + _NOT_STAND_IN + r"(?P<docker>[^\s\"']+)"
+        # `--password VALUE`, `--token VALUE` (`--password=VALUE` is a secret-assignment):
+        # a value with a digit, or long, so that "the --token flag" in prose is left alone.
+        r"|(?<![\w-])--(?:password|passwd|api-?key|token|secret|client-secret|auth-token|access-token)[ \t]+[\"']?"
+        + _NOT_MARKER + _NOT_STAND_IN
+        + r"(?P<flag>(?=[^\s\"']*[0-9])[^\s\"'-][^\s\"']{5,}|[^\s\"'-][^\s\"']{15,})",
+        "curl|mysql|sshpass|docker|flag",
+        hints=["curl", "mysql", "mariadb", "sshpass", "docker", "--passw", "--api", "--token", "--secret",
+               "--client-secret", "--auth-token", "--access-token"],
+        hint_regex=r"[ \t](?:-[up]|--user|--password)|--(?:passw|api-?key|token|secret|client-secret|auth-token"
+        r"|access-token)[ \t]",
     ),
     _pattern(
         "secret-field",
@@ -546,15 +566,32 @@ class Redactor:
                     copy += 1
                     key = f"{marked} #{copy}"
                 redacted[key] = self._redact(item, kinds, depth + 1)
-                if isinstance(name, str) and isinstance(item, str) and redacted[key] == item \
-                        and item not in self.allow and (name_kind := secret_name(name)) is not None \
-                        and secret_literal(item, name_kind):
-                    redacted[key] = MARKER.format(kind="secret-field")
-                    kinds.append("secret-field")
+                if isinstance(name, str) and (name_kind := secret_name(name)) is not None:
+                    redacted[key] = self._named_secret(item, redacted[key], name_kind, kinds)
+            if isinstance(pair_name := value.get("name"), str) and isinstance(value.get("value"), str) \
+                    and (pair_kind := secret_name(pair_name)) is not None:
+                # {"name": "DB_PASSWORD", "value": "…"}, as a container's environment lists it
+                redacted["value"] = self._named_secret(value["value"], redacted["value"], pair_kind, kinds)
             return redacted
         if isinstance(value, (list, tuple)):
             return [self._redact(item, kinds, depth + 1) for item in value]
         return value
+
+    def _named_secret(self, item: Any, redacted: Any, name_kind: str, kinds: list[str]) -> Any:
+        """The value `item` of a key named like a secret (of `name_kind`, see
+        secret_name), as `redacted` already: a literal string, a number of four digits or
+        more (a PIN) and each literal string of a list are a secret field."""
+        marker = MARKER.format(kind="secret-field")
+        if isinstance(item, str) and redacted == item and item not in self.allow and secret_literal(item, name_kind):
+            kinds.append("secret-field")
+            return marker
+        if isinstance(item, int) and not isinstance(item, bool) and name_kind == "secret" and abs(item) >= 1000:
+            kinds.append("secret-field")
+            return marker
+        if isinstance(item, list) and isinstance(redacted, list):
+            return [self._named_secret(one, done, name_kind, kinds) if isinstance(one, str) else done
+                    for one, done in zip(item, redacted, strict=True)]
+        return redacted
 
     def _kind(self, match: re.Match[str], pattern: Pattern, secret: str) -> str | None:
         """The kind a match is redacted as, or None if it is to be kept: allowed, refused

@@ -15,7 +15,10 @@ import re
 import unicodedata
 
 # A message number is written in ASCII digits, without a sign or a leading zero.
-TAG_RE = re.compile(r"\[msg (0|[1-9][0-9]*)\]")
+# At most 19 digits, as many as the largest message number has (2**63 - 1): a longer
+# number is a near miss, named as such rather than converted (Python refuses to make an
+# int of more than 4,300 digits).
+TAG_RE = re.compile(r"\[msg (0|[1-9][0-9]{0,18})\]")
 
 # Private-use characters: an opening and closing mark, and one per decimal digit.
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
@@ -36,7 +39,7 @@ _NUMBER = r"[-+]?\d\w*"  # \d and \w take the digits of every script, such as fu
 _CLOSING = f"(?:{_GAP}[\\]>])?"
 CANDIDATE_RE = re.compile(f"{_OPENING}(?P<number>{_NUMBER}){_CLOSING}")
 # A tag or near miss as the inline patterns see it, with its marker after the number.
-MARKED_TAG_RE = f"\\[msg (0|[1-9][0-9]*)(?:{MARKER_RE})?\\]"
+MARKED_TAG_RE = f"\\[msg (0|[1-9][0-9]{{0,18}})(?:{MARKER_RE})?\\]"
 MARKED_CANDIDATE_RE = f"(?P<written>{_OPENING}{_NUMBER}){MARKER_RE}(?P<closing>{_CLOSING})"
 
 
@@ -102,10 +105,14 @@ def near_miss_problem(text: str) -> str:
     tag, naming any character that cannot be seen by its code point, and the tag to write."""
     number = next(re.finditer(_NUMBER, text)).group()  # every near miss holds one
     shown = "".join(_visible(char) for char in text)
+    if len(shown) > 60:  # a number of thousands of digits: its start and end say enough
+        shown = f"{shown[:40]}…{shown[-10:]}"
     found: list[str] = []
     n: int | None = None
     digits = number.lstrip("+-")
-    if re.fullmatch(r"0[xX][0-9a-fA-F]+", digits):
+    if len(digits) > 19:
+        found.append("its number is longer than any message number")
+    elif re.fullmatch(r"0[xX][0-9a-fA-F]+", digits):
         found.append(f"{number} is hexadecimal")
         n = int(digits, 16)
     elif digits.isdecimal():

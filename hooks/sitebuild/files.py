@@ -1,6 +1,6 @@
 """The site's files: one written so that it is whole or not there (under a temporary
-name beside it, renamed into place only once complete), and the links among its sources
-that lead out of the project."""
+name beside it, renamed into place only once complete); the links among its sources that
+lead out of the project, nowhere or round in a loop; and copies of the transcript."""
 
 from __future__ import annotations
 
@@ -54,17 +54,74 @@ def replaced_when_done(path: str | os.PathLike[str]) -> Iterator[str]:
 
 def check_links(paths: Iterable[str], project_dir: str) -> None:
     """PageError naming the first of the site's source files `paths` that a symbolic link
-    (to it, or to a folder above it) leads out of the project, or to nothing. A generator
-    publishes what a link leads to: a link to a file outside the project, made by mistake
-    or by someone else, would publish that file. The build stops rather than leaving the
-    file out with a warning: a build that is not strict, as `mkdocs serve` is, would go on
-    without it."""
+    (to it, or to a folder above it) leads out of the project, to nothing, or round in a
+    loop, or that is no regular file (a named pipe). A generator publishes what a link
+    leads to: a link to a file outside the project, made by mistake or by someone else,
+    would publish that file. The build stops rather than leaving the file out with a
+    warning: a build that is not strict, as `mkdocs serve` is, would go on without it."""
     project = os.path.realpath(project_dir)
     for path in paths:
-        target = os.path.realpath(path)
-        if target == path or (target.startswith(project + os.sep) and os.path.exists(target)):
-            continue  # no link on the way, or one within the project
         name = os.path.relpath(path, project_dir)
-        if not os.path.exists(target):
-            raise PageError(f"{name}: a symbolic link to {target}, which does not exist")
-        raise PageError(f"{name}: a symbolic link to {target}, outside the project folder: copy the file in instead")
+        target = os.path.realpath(path)
+        if target != path or os.path.islink(path):  # a link on the way (realpath leaves a loop as it is)
+            if (loop := _link_to_a_folder_above_it(path, project_dir)) is not None:
+                raise PageError(f"{os.path.relpath(loop, project_dir)}: a symbolic link to a folder that holds it, "
+                                "a loop: remove it")
+            try:
+                os.stat(path)
+            except OSError as error:
+                if error.errno == errno.ELOOP:
+                    raise PageError(f"{name}: a loop of symbolic links: remove it") from None
+                raise PageError(f"{name}: a symbolic link to {target}, which does not exist") from None
+            if not target.startswith(project + os.sep):
+                raise PageError(f"{name}: a symbolic link to {target}, outside the project folder: "
+                                "copy the file in instead")
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            continue  # gone since the generator listed it: the generator says so
+        if not stat.S_ISREG(mode):
+            raise PageError(f"{name}: is {file_kind(mode)}, not a file to publish")
+
+
+def _link_to_a_folder_above_it(path: str, project_dir: str) -> str | None:
+    """The first folder on `path`'s way from `project_dir` that is a symbolic link to
+    itself or to a folder holding it (the generator lists files through it over and
+    over), or None."""
+    relative = os.path.relpath(path, project_dir).split(os.sep)
+    here = project_dir
+    for part in relative[:-1]:
+        here = os.path.join(here, part)
+        if os.path.islink(here):
+            target = os.path.realpath(here)
+            holder = os.path.realpath(os.path.dirname(here))
+            if holder == target or holder.startswith(target + os.sep):
+                return here
+    return None
+
+
+def transcript_copy(path: str, source_path: str) -> str | None:
+    """Why the site's source file `path` is the transcript, or a copy of it, and must not
+    be published as it is (unredacted); None if it is neither. The transcript itself, by
+    any name (a link, a hard link), is left out silently; an editor's backup of it
+    (`transcript.jsonl~`, `.bak`, `#transcript.jsonl#`) is named."""
+    try:
+        if os.path.samefile(path, source_path):
+            return "the transcript"
+    except OSError:
+        pass
+    name, source = os.path.basename(path), os.path.basename(source_path)
+    if name != source and (name.startswith(source) or name.strip("#") == source):
+        return "a copy of the transcript"
+    return None
+
+
+def folder_clash(folder: str, written: Iterable[str]) -> str | None:
+    """Why the transcript's pages cannot go in `folder` of the site, where the site's own
+    files `written` (paths in the built site) are: one of them is there, and would be
+    replaced or would replace a transcript page; None if none is."""
+    for path in written:
+        if path == folder or path.startswith(folder + "/"):
+            return (f"mkdocs.yml: extra.transcript.folder: {folder} holds {path}, a page or file of the site: "
+                    "choose another folder")
+    return None

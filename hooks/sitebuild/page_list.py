@@ -18,7 +18,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 
-from essaycite.source import in_fenced_code, lines_outside_code
+from essaycite.source import FRONT_MATTER_RE, in_fenced_code, lines_outside_code
 from msgref.tags import TAG_RE
 
 from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE
@@ -27,7 +27,6 @@ CONTENTS_SLOT = '<div class="essay-contents-slot"></div>'
 # A page's title as Markdown writes it: a level-one heading, without an attribute list
 # such as `{ #id }`.
 _TITLE_RE = re.compile(r"^#[ \t]+(.+?)[ \t]*(?:\{[^}\n]*\})?[ \t]*#*[ \t]*$")
-_FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n.*?^(?:---|\.\.\.)[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,7 @@ def page_title(markdown: str, src: str) -> str:
     """A page's title as the text of a link to it: its first level-one heading outside
     front matter and code, a tag in it as the words the reader sees ("msg 12"), or else
     its file's name as words."""
-    for line in lines_outside_code(_FRONT_MATTER_RE.sub("", markdown, count=1)):
+    for line in lines_outside_code(FRONT_MATTER_RE.sub("", markdown, count=1)):
         if found := _TITLE_RE.match(line):
             return re.sub(r"([\[\]])", r"\\\1", TAG_RE.sub(r"msg \1", found.group(1)))
     name = posixpath.splitext(posixpath.basename(src))[0]

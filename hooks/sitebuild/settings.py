@@ -69,7 +69,18 @@ def _site_folder(value: object) -> str:
     parts = PurePosixPath(value.strip("/")).parts
     if not parts or "\\" in value or any(part in ("..", ".") or part.startswith(".") for part in parts):
         raise _Invalid("expected a folder inside the site whose names do not start with '.', such as transcript")
+    # A name of letters, digits, '-', '_' and '.' only: `a:b` would read as an address's
+    # scheme, `%2e%2e` as `..`, `a?b` and `a#b` as a query and an anchor.
+    if not all(re.fullmatch(r"[\w.-]+", part) for part in parts):
+        raise _Invalid("expected a folder whose names hold letters, digits, '-', '_' and '.' only, such as transcript")
+    if parts[0] in RESERVED_FOLDERS or parts[-1].endswith((".html", ".xml", ".gz", ".json")):
+        raise _Invalid(f"expected a folder of its own: {parts[0]} is the site's, or the theme's")
     return "/".join(parts)
+
+
+# The folders and files of the site at its root that the build or the theme writes.
+RESERVED_FOLDERS = frozenset({"assets", "search", "cite", "print", "how-to-cite", "note-on-the-text", "404.html",
+                              "sitemap.xml", "sitemap.xml.gz", "index.html", "objects.inv"})
 
 
 def _strings(value: object) -> tuple[str, ...]:
@@ -92,6 +103,8 @@ def _patterns(value: object) -> Mapping[str, str]:
 def _pages(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not value or not all(isinstance(item, str) and item for item in value):
         raise _Invalid("expected the essay's pages in reading order, as a list of paths")
+    if twice := next((page for index, page in enumerate(value) if page in value[:index]), None):
+        raise _Invalid(f"expected each page once, {twice} is listed twice")
     return tuple(value)
 
 
@@ -101,8 +114,11 @@ def _pdf(value: object) -> str | None:
     drop the path of site_url."""
     if value is None:
         return None
-    if isinstance(value, str) and value == value.strip() and value:
-        parts = urlsplit(value)
+    if isinstance(value, str) and value and value == value.strip() and not re.search(r"[\x00-\x1f\x7f]", value):
+        try:
+            parts = urlsplit(value)
+        except ValueError:  # a malformed address, such as https://[::1/x.pdf
+            raise _Invalid("expected a path inside the site, such as essay.pdf, or an http(s) address") from None
         if parts.scheme in ("http", "https") and parts.netloc:
             return value
         path = PurePosixPath(unquote(parts.path))  # a browser reads %2e%2e as ..
@@ -156,16 +172,67 @@ def _encodable(value: object) -> bool:
 
 
 UNENCODABLE = "expected text that UTF-8 can encode"
+CONTROL_CHARACTERS = "expected text without control characters"
+MARKUP = 'expected text without <, > or " (the theme writes it into the pages as HTML)'
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_MARKUP_RE = re.compile(r'[<>"]')
 
 # MkDocs' own settings that the site's pages and citations write as text.
 SITE_TEXT = ("site_name", "site_description", "site_author", "site_url", "copyright")
+# Those of them that the theme writes into pages unescaped, where markup would run (the
+# author and description reach pages through the hook, escaped; copyright is HTML by the
+# theme's design: see the README).
+SITE_TEXT_AS_IS = ("site_name", "site_url")
+
+
+def text_problem(value: object) -> str | None:
+    """What keeps a setting's text (in its lists and mappings too) from a page: text UTF-8
+    cannot encode, or control characters; None if nothing does."""
+    if isinstance(value, str):
+        if not _encodable(value):
+            return UNENCODABLE
+        return CONTROL_CHARACTERS if _CONTROL_RE.search(value) else None
+    if isinstance(value, Mapping):
+        return next((p for key, item in value.items() if (p := text_problem(key) or text_problem(item))), None)
+    if isinstance(value, (list, tuple)):
+        return next((p for item in value if (p := text_problem(item))), None)
+    return None
 
 
 def check_site_text(config: Mapping[str, Any], config_name: str = "mkdocs.yml") -> None:
-    """Refuses, by its name, a text setting of MkDocs' own that UTF-8 cannot encode."""
+    """Refuses, by its name, a text setting of MkDocs' own that UTF-8 cannot encode, that
+    holds control characters, or, where the theme writes it as it is, markup; and a
+    navigation title that does."""
     for name in SITE_TEXT:
-        if not _encodable(config.get(name)):
-            raise SettingsError(f"{config_name}: {name}: {UNENCODABLE}, found {config.get(name)!r}")
+        value = config.get(name)
+        problem = text_problem(value)
+        if problem is None and name in SITE_TEXT_AS_IS and isinstance(value, str) and _MARKUP_RE.search(value):
+            problem = MARKUP
+        if problem:
+            raise SettingsError(f"{config_name}: {name}: {problem}, found {value!r}")
+    for title in _nav_titles(config.get("nav")):
+        if problem := text_problem(title) or (MARKUP if _MARKUP_RE.search(title) else None):
+            raise SettingsError(f"{config_name}: nav: {problem}, found {title!r}")
+
+
+def title_problem(title: object) -> str | None:
+    """What keeps a page's title, set in its front matter, from the theme, which writes
+    it unescaped into the page's <title> and the navigation; None if nothing does."""
+    if not isinstance(title, str):
+        return None
+    return text_problem(title) or (MARKUP if _MARKUP_RE.search(title) else None)
+
+
+def _nav_titles(nav: object) -> list[str]:
+    """The titles of a navigation as mkdocs.yml writes it (`{title: path}`, `{title: [...]}`)."""
+    if isinstance(nav, Mapping):
+        titles: list[str] = []
+        for title, item in nav.items():
+            titles += ([title] if isinstance(title, str) else []) + _nav_titles(item)
+        return titles
+    if isinstance(nav, list):
+        return [title for item in nav for title in _nav_titles(item)]
+    return []
 
 
 # --- the settings -----------------------------------------------------------------------
@@ -225,8 +292,8 @@ def read_settings(kind: type[Settings], values: object, where: str, config_name:
             raise SettingsError(f"{config_name}: {where}: unknown setting {name!r}{hint}")
     checked: dict[str, Any] = {}
     for name, value in values.items():
-        if not _encodable(value):
-            raise SettingsError(f"{config_name}: {where}.{name}: {UNENCODABLE}, found {value!r}")
+        if problem := text_problem(value):
+            raise SettingsError(f"{config_name}: {where}.{name}: {problem}, found {value!r}")
         try:
             checked[name] = known[name].metadata["check"](value)
         except _Invalid as problem:

@@ -23,6 +23,25 @@ except ImportError:  # not on Windows: builds there are not kept apart
 from .site_pages import PageError
 
 
+def holds_a_source(site_dir: str, sources: list[str], code_folders: list[str]) -> str | None:
+    """Why the build may not write the site into `site_dir`: it is, or holds, one of the
+    project's `sources` (its configuration, the transcript) or `code_folders` (its hooks'
+    folders, with the modules they import), or lies inside one of those folders: the
+    generator's emptying of the folder before a build would delete them. None if not."""
+    folder = os.path.realpath(site_dir)
+
+    def within(path: str, outer: str) -> bool:
+        return path == outer or path.startswith(outer + os.sep)
+
+    for source in [*sources, *code_folders]:
+        if within(os.path.realpath(source), folder):
+            return f"{site_dir}: the site's folder holds {source}, which a build empties first: choose another folder"
+    for code in code_folders:
+        if within(folder, os.path.realpath(code)):
+            return f"{site_dir}: the site's folder is in {code}, the hooks' code: choose another folder"
+    return None
+
+
 class SiteFolder:
     """The lock on one site folder, while a build holds it."""
 

@@ -35,7 +35,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
 from typing import Any, Generic, TypeVar, cast
@@ -186,11 +186,32 @@ class MadeByIndex(Generic[Made]):
 _RUNNING: set[MadeByIndex[Any]] = set()
 
 
+def _quiet_about_taken_back(args: threading.ExceptHookArgs) -> None:
+    """The pool's own thread, once the worker is gone (killed by the build on a signal,
+    or by anyone), sets an error on every future it was given, those the build took back
+    (cancelled) too: Python 3.11 then raises InvalidStateError in that thread and prints
+    its traceback, over futures that nobody waits for. That one error is not printed."""
+    if isinstance(args.exc_value, InvalidStateError) and type(args.thread).__name__ == "_ExecutorManagerThread":
+        return
+    _other_threads_hook(args)
+
+
+_other_threads_hook = threading.excepthook  # the hook in place before, for every other error
+
+
+def _install_quiet_hook() -> None:
+    global _other_threads_hook
+    if threading.excepthook is not _quiet_about_taken_back:
+        _other_threads_hook = threading.excepthook
+        threading.excepthook = _quiet_about_taken_back
+
+
 class _Worker:
     """One process, forked at the first submit, and the folder it writes what it makes to.
     `held` are the signals the build holds while it forks: the worker lets them through."""
 
     def __init__(self, make: Callable[[int], Any], held: Iterable[int]):
+        _install_quiet_hook()
         self._folder = tempfile.mkdtemp(prefix="site-worker-")
         self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
                                          initializer=_start_worker, initargs=(make, self._folder, set(held)))
