@@ -22,7 +22,7 @@ from mkdocs.structure.toc import AnchorLink
 
 from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
-from sitebuild.files import check_links, folder_clash, transcript_copy
+from sitebuild.files import check_links, check_page_texts, folder_clash, transcript_copy
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.settings import check_site_text, title_problem
 from sitebuild.site_config import nav_problems, read_site_config
@@ -107,7 +107,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             if copy != "the transcript":
                 log.warning(f"{os.path.relpath(file.abs_src_path or '', site.project_dir)}: {copy}, "
                             "left out of the site: it would be published unredacted")
-    check_links([file.abs_src_path for file in files if file.abs_src_path and not file.generated_by], site.project_dir)
+    sources = [file.abs_src_path for file in files if file.abs_src_path and not file.generated_by]
+    check_links(sources, site.project_dir)
+    check_page_texts(sources, site.project_dir)
     if clash := folder_clash(site.transcript.folder, [file.dest_uri for file in files if not file.generated_by]):
         raise PageError(clash)
 

@@ -21,6 +21,7 @@ import dataclasses
 import json
 import os
 import re
+import signal
 import stat
 import sys
 import tempfile
@@ -54,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         redactor = None if args.no_redact else Redactor(extra, args.allow)
     except re.error as error:
         parser.error(f"--redact-pattern: not a valid regular expression: {error}")
+    # SIGTERM (a `kill`, a closing terminal) stops the import as Ctrl-C does: the files
+    # being written are removed, the output left as it was.
+    signal.signal(signal.SIGTERM, lambda signum, frame: _raise_interrupt())
     try:
         import_log(args.source, args.output, args.format, redactor, args.report).close()
     except LogError as error:
@@ -67,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{where}import stopped: {_reason(error)}; the output file was left as it was", file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK
+
+
+def _raise_interrupt() -> None:
+    raise KeyboardInterrupt
 
 
 def _parser() -> argparse.ArgumentParser:

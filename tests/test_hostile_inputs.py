@@ -119,3 +119,23 @@ def test_a_backup_of_the_transcript_is_named_and_left_out(project, tmp_path, nam
                      "it would be published unredacted$", result.stderr, re.M), result.stderr
     assert result.returncode == 0 and not (site / name).exists()
     assert build(project, tmp_path / "strict").returncode == 1  # a warning: a strict build stops
+
+
+def test_a_page_that_is_not_utf8_is_named_by_its_line(project, tmp_path):
+    page = project / "docs" / "context.md"
+    page.write_bytes(b"# Context\n\nPlain.\nCaf\xe9 in Latin-1.\n")
+    assert_stops(build(project, tmp_path / "site"),
+                 "docs/context.md:4: not valid UTF-8 (byte 4 of the line): save the page as UTF-8")
+
+
+def test_a_file_name_that_is_not_utf8_is_named(project, tmp_path):
+    os.close(os.open(bytes(project / "docs") + b"/caf\xe9.txt", os.O_CREAT | os.O_WRONLY))
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "a file name that is not UTF-8: rename the file" in result.stderr
+
+
+def test_a_control_character_in_a_page_is_named_by_its_line(project, tmp_path):
+    page = project / "docs" / "context.md"
+    page.write_text("# Context\n\nA NUL\x00 here.\n", encoding="utf-8")
+    assert_stops(build(project, tmp_path / "site"), "docs/context.md:3: a control character (U+0000): remove it")

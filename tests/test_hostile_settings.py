@@ -130,6 +130,12 @@ def test_a_pdf_at_an_http_address_is_linked_as_it_is(project, tmp_path):
     ("      - conclusion.md\n", "      - conclusion.md\n      - context.md\n",
      "extra.essay.sections: expected each page once, context.md is listed twice, found ['index.md', 'context.md', "
      "'response.md', 'empty-message.md', 'interpretation.md', 'significance.md', 'conclusion.md', 'context.md']"),
+    ('site_url: !ENV [SITE_URL, "http://127.0.0.1:8000/"]', 'site_url: "https://ex.com/?q=1#frag"',
+     "site_url: expected the site's address without a query or an anchor (? or #), which every page's would carry, "
+     "found 'https://ex.com/?q=1#frag'"),
+    ('site_url: !ENV [SITE_URL, "http://127.0.0.1:8000/"]', 'site_url: "https://ann:pw@ex.com/"',
+     "site_url: expected the site's address without a user or password, which every page would publish, "
+     "found 'https://ann:pw@ex.com/'"),
     ("pdf: essay.pdf", 'pdf: "https://[::1/x.pdf"',
      "extra.essay.pdf: expected a path inside the site, such as essay.pdf, or an http(s) address, "
      "found 'https://[::1/x.pdf'"),

@@ -13,11 +13,15 @@ import io
 import json
 import os
 import re
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
 import import_transcript
-from test_import_transcript import run_cli
+from test_import_transcript import SCRIPT, run_cli
 from transcript_formats import json_stream, jsonl
 from transcript_formats.common import LogError
 from transcript_formats.json_stream import JsonDocument
@@ -288,3 +292,49 @@ def test_a_log_that_cannot_be_read_to_its_end_is_one_line():
     with pytest.raises(LogError) as error:
         [document.read_value() for _ in document.iter_array()]
     assert str(error.value) == "doc.json:2: cannot read the file: Input/output error"
+
+
+def test_a_byte_order_mark_before_the_first_line_is_read_past(tmp_path):
+    source = tmp_path / "session.jsonl"
+    line = {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "hello"}}
+    source.write_bytes(b"\xef\xbb\xbf" + json.dumps(line).encode() + b"\n")
+    output = tmp_path / "transcript.jsonl"
+    result = run_cli(source, "-o", output)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(output.read_text(encoding="utf-8").splitlines()[0])["text"] == "hello"
+
+
+def test_an_import_stopped_by_sigterm_leaves_nothing_half_written(tmp_path):
+    source = tmp_path / "session.jsonl"
+    with source.open("w", encoding="utf-8") as file:
+        for n in range(300_000):
+            file.write(json.dumps({"type": "user", "uuid": f"u{n}", "message": {"role": "user", "content": f"m {n}"}}))
+            file.write("\n")
+    output = tmp_path / "out" / "transcript.jsonl"
+    output.parent.mkdir()
+    process = subprocess.Popen([sys.executable, str(SCRIPT), str(source), "-o", str(output)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(output.parent.iterdir()) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.01)  # until the output's temporary file is there
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130 and "Traceback" not in stderr, stderr
+    assert "import stopped; the output file was left as it was" in stderr
+    assert list(output.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("line, problem", [
+    ('{"type":"user","uuid":"u1","message":{"role":"user","content":"A","content":"B"}}',
+     "a key given twice in one object ('content')"),
+    ('{"type":"assistant","uuid":"a1","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash",'
+     '"input":{"n":NaN}}]}}', "not valid JSON: NaN is no JSON number"),
+])
+def test_a_log_line_json_does_not_allow_is_named_by_its_line(tmp_path, line, problem):
+    source = tmp_path / "session.jsonl"
+    first = '{"type":"user","uuid":"u0","message":{"role":"user","content":"hello"}}'
+    source.write_text(first + "\n" + line + "\n", encoding="utf-8")
+    result = run_cli(source, "-o", tmp_path / "transcript.jsonl")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == f"{source}:2: {problem}"
+    assert not (tmp_path / "transcript.jsonl").exists()

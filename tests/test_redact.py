@@ -513,3 +513,27 @@ def test_a_secret_after_a_flag_and_a_space_is_redacted(text, secret):
 @pytest.mark.parametrize("text", ["use the --token flag", "pass --password $PASS", "--token-file /etc/t"])
 def test_a_flag_named_in_prose_or_given_a_variable_is_left_alone(text):
     assert Redactor().redact_text(text) == (text, [])
+
+
+@pytest.mark.parametrize("before", ["x=", "value=", "--data=", "https://example.org/?p="])
+def test_a_base64_token_after_an_equals_sign_is_found(before):
+    encoded = base64.b64encode(b"ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8").decode()
+    redacted, kinds = Redactor().redact_text(before + encoded)
+    assert kinds == ["github-token-base64"] and redacted == before + "[REDACTED: github-token-base64]"
+
+
+@pytest.mark.parametrize("value", ["Passw0rdSecure1", "MyS3cret", "A1b2C3d4", "Zq8xW2vN4pL7rT9k"])
+def test_an_unquoted_yaml_password_with_digits_is_no_type_name(value):
+    redacted, kinds = Redactor().redact_text(f"db:\n  password: {value}\n")
+    assert kinds == ["secret-field"] and value not in redacted
+    assert Redactor().redact_text("db:\n  password: PasswordField\n")[1] == []  # a type's name, of letters
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("DefaultEndpointsProtocol=https;AccountName=a;AccountKey=" + "A" * 86 + "==;EndpointSuffix=x", "A" * 86),
+    ("Endpoint=sb://x/;SharedAccessKeyName=R;SharedAccessKey=abcDEF123456=", "abcDEF123456"),
+    ("https://a.blob.core.windows.net/c?sv=2020-08-04&sig=AbCdEf123456%3D&se=2030", "AbCdEf123456"),
+])
+def test_azure_keys_and_signatures_are_redacted(text, secret):
+    redacted, kinds = Redactor().redact_text(text)
+    assert kinds == ["secret-assignment"] and secret not in redacted

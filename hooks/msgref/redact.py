@@ -104,12 +104,12 @@ _STAND_IN_WORDS = frozenset({"", "null", "none", "nil", "undefined", "true", "fa
                              "optional", "your-password", "your_password", "your-token", "your_token", "your-api-key",
                              "your_api_key"})
 # What makes an unquoted value code rather than a YAML literal: a type, a dotted name or
-# a call, a trailing `,` or `;`, a CamelCase type name.
+# a call, a trailing `,` or `;`, a CamelCase type name (of letters).
 _CODE_VALUE = re.compile(
     r"(?:str|string|bytes|int|float|bool|boolean|number|any|Any|unknown|object|Optional|Union|SecretStr|"
     r"SecretBytes|list|dict|List|Dict)\b"
     r"|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\Z|[A-Za-z_$][\w$.]*[(\[]|.*[,;({]\Z"
-    r"|(?:[A-Z][a-z0-9]+){2,}\Z",
+    r"|(?:[A-Z][a-z]+){2,}\Z",  # letters alone: `Passw0rdSecure1`, `MyS3cret` are no type's name
     re.S,
 )
 # A token: a digit and 8 characters, or both cases and 16 (not a metric's dotted name).
@@ -241,7 +241,9 @@ _BASE64_BYTES = bytes.maketrans(
     bytes(ord("a") if re.fullmatch(r"[A-Za-z0-9+/_-]", chr(c)) else ord(" ") for c in range(256)),
 )
 _BASE64_RUN_BYTES = b"a" * 24
-_BASE64_RUN = re.compile(rf"(?<!{_B64_EDGE})[A-Za-z0-9+/_-]{{24,}}={{0,2}}(?!{_B64_EDGE})")
+# A run may follow an `=` (`value=…`): padding ends a blob, it does not come before one.
+_B64_START = "(?<![A-Za-z0-9+/_-])"
+_BASE64_RUN = re.compile(rf"{_B64_START}[A-Za-z0-9+/_-]{{24,}}={{0,2}}(?!{_B64_EDGE})")
 # A line of `base64` (76 characters) or PEM and openssl (64) output, the first of a blob.
 _WRAPPED = "|".join(f"(?<={_B64}{{{n}}})(?<!{_B64_EDGE}{_B64}{{{n}}})" for n in (64, 76))
 
@@ -304,7 +306,7 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         # 76. It is redacted only if it decodes to text that holds a secret, as
         # `<kind>-base64`: a GitHub token in a Kubernetes secret's data, a private key,
         # the user:token of a Basic header. Not hinted: see _hinted.
-        rf"(?<!{_B64_EDGE})[A-Za-z0-9+/_-]{{24,}}={{0,2}}"
+        rf"{_B64_START}[A-Za-z0-9+/_-]{{24,}}={{0,2}}"
         rf"(?:(?:{_WRAPPED})(?:(?:\r?\n|\\n)(?:{_B64}{{76}}|{_B64}{{64}})(?!{_B64_EDGE}))*"
         rf"(?:\r?\n|\\n){_B64}+={{0,2}})?(?!{_B64_EDGE})",
         encoded=True,
@@ -406,7 +408,9 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         # follows `_` or `-`. The value is left alone when it is code rather than a
         # literal: a variable, a template, a call, an index or None.
         r"(?:(?:(?<=[_-])|(?<![A-Za-z0-9]))(?i:key|token|secret|password|passwd|passphrase)"
-        r"|(?<![A-Za-z0-9])(?i:pgpassword|mysql_pwd))"
+        r"|(?<![A-Za-z0-9])(?i:pgpassword|mysql_pwd)"
+        # Azure: a connection string's AccountKey= and SharedAccessKey=, a SAS's sig=.
+        r"|(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)|(?<=[?&;])sig)"
         r"\s*=(?!=)\s*"
         r"(?:\"" + _NOT_MARKER + r"(?P<double>[^\"\n]+)\"|'" + _NOT_MARKER + r"(?P<single>[^'\n]+)'"
         r"|" + _NOT_MARKER + r"(?![$%{<]|(?:None|null|true|false|True|False)\b)"
@@ -414,11 +418,11 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         # cannot shorten `os.environ[...]` until the call or index check passes.
         r"(?=(?P<bare>[^\s\"'&;,()\[\]{}<>`]+))(?P=bare)(?![(\[]))",
         "double|single|bare",
-        hints=["key", "token", "secret", "pass", "mysql_pwd"],
+        hints=["key", "token", "secret", "pass", "mysql_pwd", "sig="],
         hints_lower=True,
         # Words such as "token" fill logs; an assignment to one is much rarer. A
         # case-insensitive search is several times slower than this one in folded text.
-        hint_regex=r"(?:key|token|secret|password|passwd|passphrase|mysql_pwd)\s*=",
+        hint_regex=r"(?:key|token|secret|password|passwd|passphrase|mysql_pwd)\s*=|[?&;]sig=",
     ),
 )
 

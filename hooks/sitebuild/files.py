@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -82,6 +83,35 @@ def check_links(paths: Iterable[str], project_dir: str) -> None:
             continue  # gone since the generator listed it: the generator says so
         if not stat.S_ISREG(mode):
             raise PageError(f"{name}: is {file_kind(mode)}, not a file to publish")
+
+
+def check_page_texts(paths: Iterable[str], project_dir: str) -> None:
+    """PageError naming the first of the site's Markdown pages `paths` whose name or text
+    is not UTF-8, by its line: the generator would stop at it with a traceback."""
+    for path in paths:
+        try:
+            name = os.path.relpath(path, project_dir)
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            raise PageError(f"{path!a}: a file name that is not UTF-8: rename the file") from None
+        if not path.endswith((".md", ".markdown")):
+            continue
+        with open(path, "rb") as file:
+            data = file.read()
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+            raise PageError(f"{name}:{line}: not valid UTF-8 (byte {column} of the line): save the page as UTF-8") \
+                from None
+        if control := _CONTROL_BYTE.search(data):  # no text holds one; HTML may not
+            line = data.count(b"\n", 0, control.start()) + 1
+            raise PageError(f"{name}:{line}: a control character (U+{control.group()[0]:04X}): remove it")
+
+
+# The C0 control characters but tab, line feed, carriage return and form feed, and DEL.
+_CONTROL_BYTE = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
 def _link_to_a_folder_above_it(path: str, project_dir: str) -> str | None:

@@ -208,11 +208,26 @@ def check_site_text(config: Mapping[str, Any], config_name: str = "mkdocs.yml") 
         problem = text_problem(value)
         if problem is None and name in SITE_TEXT_AS_IS and isinstance(value, str) and _MARKUP_RE.search(value):
             problem = MARKUP
+        if problem is None and name == "site_url" and isinstance(value, str):
+            problem = _site_url_problem(value)
         if problem:
             raise SettingsError(f"{config_name}: {name}: {problem}, found {value!r}")
     for title in _nav_titles(config.get("nav")):
         if problem := text_problem(title) or (MARKUP if _MARKUP_RE.search(title) else None):
             raise SettingsError(f"{config_name}: nav: {problem}, found {title!r}")
+
+
+def _site_url_problem(url: str) -> str | None:
+    """What keeps `url` from being the address every page and citation starts with."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "expected the site's address, such as https://example.org/essay/"
+    if parts.query or parts.fragment or "?" in url or "#" in url:
+        return "expected the site's address without a query or an anchor (? or #), which every page's would carry"
+    if parts.username is not None or parts.password is not None:
+        return "expected the site's address without a user or password, which every page would publish"
+    return None
 
 
 def title_problem(title: object) -> str | None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
-from msgref.schema import MAX_NESTING, Message, nests_deeper
+from msgref.schema import MAX_NESTING, Message, nests_deeper, shown_key
 
 TOO_DEEP = f"nested deeper than {MAX_NESTING} levels, the most a transcript message may hold"
 # What a name from the log must look like to be printed in a report (and be known too).
@@ -35,14 +36,35 @@ def tool_call(name, arguments, line: int, **fields) -> Message:
 
 def parse_json(text: str, path: str, line: int):
     """The JSON value of `text`, found on `line` of the log at `path`; LogError if it
-    nests deeper than a transcript message may. JSONDecodeError if it is not JSON."""
+    nests deeper than a transcript message may, gives a key twice in one object (a
+    reader would keep one of the two values without a word) or holds NaN or Infinity
+    (no JSON: a page would show them as null). JSONDecodeError if it is not JSON."""
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_object, parse_constant=_no_constant)
     except RecursionError:
         raise LogError(path, line, TOO_DEEP) from None
+    except _NotJson as problem:
+        raise LogError(path, line, str(problem)) from None
     if nests_deeper(value, MAX_NESTING):
         raise LogError(path, line, TOO_DEEP)
     return value
+
+
+class _NotJson(Exception):
+    """What json.loads reads, but JSON does not allow."""
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        counts = Counter(key for key, _ in pairs)
+        twice = next(key for key, count in counts.items() if count > 1)
+        raise _NotJson(f"a key given twice in one object ({shown_key(twice)})")
+    return value
+
+
+def _no_constant(name: str) -> object:
+    raise _NotJson(f"not valid JSON: {name} is no JSON number")
 
 
 def parse_arguments(arguments):

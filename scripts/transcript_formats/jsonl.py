@@ -76,6 +76,8 @@ def read_json_lines(file, path: str) -> Iterator[tuple[int, object]]:
             raise LogError(path, number, f"not valid UTF-8 (byte {error.start + 1} of the line)") from None
         ended = raw.endswith(b"\n")
         del raw  # a long line is held once as text, not also as bytes, while it is parsed
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # a byte order mark, as some editors save a file
         if not line.strip():
             continue
         try:
