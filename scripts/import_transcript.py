@@ -48,6 +48,9 @@ MAX_REASON_CHARS = 200
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    for option, path in (("-o", args.output), ("--report", args.report)):
+        if path == "":
+            parser.error(f"{option}: expected a file name, found nothing")
     if args.report and not os.path.isdir(os.path.dirname(os.path.abspath(args.report))):
         parser.error(f"--report {args.report}: the folder does not exist")
     try:

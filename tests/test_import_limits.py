@@ -338,3 +338,26 @@ def test_a_log_line_json_does_not_allow_is_named_by_its_line(tmp_path, line, pro
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.strip() == f"{source}:2: {problem}"
     assert not (tmp_path / "transcript.jsonl").exists()
+
+
+@pytest.mark.parametrize("data, problem", [
+    (b'{"type":"user","uuid":"u1","message":{"role":"user","content":"one"}}\n'
+     b'{"type":"user","uuid":"u2","message":{"role":"user","content":"caf\xc3',
+     ":2: the last line is cut off (truncated) in the middle of a character"),
+    (b'{"type":"user","uuid":"u1","message":{"role":"user","content":"one"}}\r'
+     b'{"type":"user","uuid":"u2","message":{"role":"user","content":"two"}}\r',
+     ":1: the lines end in a carriage return alone, not a line feed: convert the file's line ends "
+     "(as dos2unix -c mac does)"),
+])
+def test_a_cut_or_oddly_ended_log_is_named_for_what_it_is(tmp_path, data, problem):
+    source = tmp_path / "session.jsonl"
+    source.write_bytes(data)
+    result = run_cli(source, "-o", tmp_path / "transcript.jsonl")
+    assert result.returncode == 1 and result.stderr.strip() == f"{source}{problem}", result.stderr
+
+
+def test_an_empty_output_name_is_refused(tmp_path):
+    source = tmp_path / "session.jsonl"
+    source.write_text('{"type":"user","uuid":"u1","message":{"role":"user","content":"one"}}\n', encoding="utf-8")
+    result = run_cli(source, "-o", "")
+    assert result.returncode == 2 and "-o: expected a file name, found nothing" in result.stderr

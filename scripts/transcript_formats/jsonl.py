@@ -70,12 +70,16 @@ def read_json_lines(file, path: str) -> Iterator[tuple[int, object]]:
         if len(raw) > limit and not raw.endswith(b"\n"):
             # The rest of the line is not read: it may go on to the end of a huge file.
             raise LogError(path, number, f"the line is longer than {size_text(limit)}, the most a log line may be")
+        ended = raw.endswith(b"\n")
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:
+            if not ended and error.end == len(raw):  # a character cut in two, where the file ends
+                raise LogError(path, number, "the last line is cut off (truncated) in the middle of a character") \
+                    from None
             raise LogError(path, number, f"not valid UTF-8 (byte {error.start + 1} of the line)") from None
-        ended = raw.endswith(b"\n")
         del raw  # a long line is held once as text, not also as bytes, while it is parsed
+
         if number == 1:
             line = line.removeprefix("\ufeff")  # a byte order mark, as some editors save a file
         if not line.strip():
@@ -83,6 +87,9 @@ def read_json_lines(file, path: str) -> Iterator[tuple[int, object]]:
         try:
             value = parse_json(line, path, number)
         except json.JSONDecodeError as error:
+            if number == 1 and not ended and "\r" in line.rstrip("\r"):
+                raise LogError(path, number, "the lines end in a carriage return alone, not a line feed: convert "
+                                             "the file's line ends (as dos2unix -c mac does)") from None
             if not ended:
                 # Only the last line can lack its line break: a log cut off while written.
                 raise LogError(
