@@ -361,3 +361,11 @@ def test_an_empty_output_name_is_refused(tmp_path):
     source.write_text('{"type":"user","uuid":"u1","message":{"role":"user","content":"one"}}\n', encoding="utf-8")
     result = run_cli(source, "-o", "")
     assert result.returncode == 2 and "-o: expected a file name, found nothing" in result.stderr
+
+
+def test_the_transcript_may_go_to_standard_output_through_a_pipe(tmp_path):
+    source = tmp_path / "session.jsonl"
+    source.write_text('{"type":"user","uuid":"u1","message":{"role":"user","content":"one"}}\n', encoding="utf-8")
+    result = run_cli(source, "-o", "/dev/stdout")  # standard output is a pipe here
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.splitlines()[0])["text"] == "one"

@@ -27,14 +27,14 @@ def replaced_when_done(path: str | os.PathLike[str]) -> Iterator[str]:
     to is replaced; a device or a named pipe (`/dev/null`, `/dev/stdout`) is the path
     given back, to be written directly; a folder or anything else is refused with OSError.
     """
-    path = os.path.realpath(path)
-    try:
-        mode = os.stat(path).st_mode
+    try:  # through links: /dev/stdout leads to /proc/self/fd/1, a pipe with no path of its own
+        mode: int | None = os.stat(path).st_mode
     except FileNotFoundError:
         mode = None
     if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
-        yield path
+        yield os.fspath(path)
         return
+    path = os.path.realpath(path)
     if mode is not None and not stat.S_ISREG(mode):
         code = errno.EISDIR if stat.S_ISDIR(mode) else errno.EPERM
         raise OSError(code, f"{file_kind(mode)}, which is never replaced", path)
