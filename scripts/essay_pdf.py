@@ -71,6 +71,9 @@ def chromium_command(chromium: str, profile: str, pdf: str, url: str) -> list[st
         # Leave out the date, title, URL and page numbers that Chromium prints in the
         # margins. (The older name, --print-to-pdf-no-header, is ignored by current versions.)
         "--no-pdf-header-footer",
+        # Bookmarks: the PDF's outline, from the page's headings (the sections, the
+        # appendix and each message in it).
+        "--generate-pdf-document-outline",
         f"--print-to-pdf={pdf}",
         url,
     ]

@@ -8,14 +8,14 @@ import tempfile
 from pathlib import Path
 
 from message_index_reader import BuiltIndex, data_of
-from msgref.message_index import MessageIndexWriter, SearchRecord, shard_name, words
+from msgref.message_index import EXCERPT_CHARS, MessageIndexWriter, SearchRecord, page_index, shard_name, words
 
 
 def written(folder: Path, pages: dict[int, list[SearchRecord]], order=None) -> BuiltIndex:
     """An index of `pages` (index -> records) written in `order`, in the site `folder`."""
-    writer = MessageIndexWriter(str(folder / "transcript" / "search"), excerpt_chars=20)
+    writer = MessageIndexWriter(str(folder / "transcript" / "search"))
     for index in order or sorted(pages):
-        writer.add_page(index, "../" if index == 0 else f"../page-{index + 1}/", pages[index])
+        writer.add_page(index, "../" if index == 0 else f"../page-{index + 1}/", page_index(pages[index]))
     writer.finish()
     return BuiltIndex(folder)
 
@@ -34,7 +34,7 @@ def test_a_shard_is_named_by_the_code_points_of_its_words_first_two_characters()
 def test_a_query_finds_the_messages_holding_each_word_or_a_word_it_begins(tmp_path):
     index = written(tmp_path, {
         0: [SearchRecord(1, "Message 1 — user", "Redact the token"), SearchRecord(2, "Message 2 — assistant", "Done.")],
-        1: [SearchRecord(5, "Message 5 — tool", "redaction report: 3 tokens"),
+        1: [SearchRecord(5, "Message 5 — tool", "redaction report: 3 tokens " + "x" * EXCERPT_CHARS),
             SearchRecord(9, "Message 9 — user", "x")]})
     assert index.search("redact") == [1, 5] and index.search("REDACTION") == [5]
     assert index.search("token redact") == [1, 5] and index.search("redact done") == []
@@ -43,7 +43,8 @@ def test_a_query_finds_the_messages_holding_each_word_or_a_word_it_begins(tmp_pa
     assert index.messages() == {
         1: ("transcript/#msg-1", "Message 1 — user", "Redact the token"),
         2: ("transcript/#msg-2", "Message 2 — assistant", "Done."),
-        5: ("transcript/page-2/#msg-5", "Message 5 — tool", "redaction report: 3…"),  # cut to 20 characters
+        5: ("transcript/page-2/#msg-5", "Message 5 — tool",  # cut
+            ("redaction report: 3 tokens " + "x" * EXCERPT_CHARS)[:EXCERPT_CHARS - 1] + "…"),
         9: ("transcript/page-2/#msg-9", "Message 9 — user", "x")}
 
 
@@ -69,7 +70,7 @@ def test_a_word_of_every_message_is_written_as_differences_in_pieces(tmp_path):
 def test_nothing_of_the_spilled_words_stays_on_disk(tmp_path):
     before = set(os.listdir(tempfile.gettempdir()))
     writer = MessageIndexWriter(str(tmp_path / "search"))
-    writer.add_page(0, "../", [SearchRecord(1, "Message 1", "some words")])
+    writer.add_page(0, "../", page_index([SearchRecord(1, "Message 1", "some words")]))
     assert set(os.listdir(tempfile.gettempdir())) == before  # anonymous files
     writer.discard()
     assert not (tmp_path / "search" / "index.js").exists()  # not finished: no index to mislead
@@ -84,4 +85,4 @@ def test_each_file_is_a_script_whose_data_is_json_and_only_data(tmp_path):
     page = tmp_path / "transcript/search/page-0.js"
     raw = page.read_text(encoding="utf-8")
     assert raw.startswith('messageSearchLoaded("page-0.js", {') and "\u2028" not in raw and "\u2029" not in raw
-    assert data_of(page) == {"1": [title, text[:19] + "…"]}
+    assert data_of(page) == {"1": [title, text]}

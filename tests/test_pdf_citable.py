@@ -77,3 +77,29 @@ def test_the_cited_messages_are_in_an_appendix_with_their_addresses(public_site)
     assert "Empty message: no content" in appendix and "Described, not quoted." in appendix
     assert "Quoted verbatim." in appendix
     assert "Described by the essay, not quoted." not in appendix  # said once, by the description's label
+
+
+def outline_titles(outline: list) -> list[str]:
+    return [title for item in outline
+            for title in (outline_titles(item) if isinstance(item, list) else [item.title])]
+
+
+def test_the_pdf_has_bookmarks_for_the_sections_the_appendix_and_its_messages(pdf):
+    titles = outline_titles(pdf.outline)
+    assert titles[0] == TITLE
+    assert "The Context: A Model That Produces Garbage" in titles and "Conclusion" in titles
+    appendix = titles.index("Appendix: the messages the essay cites")
+    assert titles[appendix + 1:appendix + 3] == ["Message 5843 — sender not stated", "Message 5844 — sender not stated"]
+
+
+def test_a_citation_jumps_to_its_message_in_the_appendix(public_site, pdf):
+    page = soup(public_site / "print/index.html")
+    citations = page.select("a.msg-ref")
+    assert citations and all(re.fullmatch(r"#appendix-msg-\d+", attribute(a, "href")) for a in citations)
+    assert all(page.find(id=attribute(a, "href")[1:]) is not None for a in citations)
+    # In the PDF: jumps to a named destination, each one of the appendix's entries.
+    jumps = [str(annotation.get_object()["/Dest"]) for sheet in pdf.pages for annotation in sheet.get("/Annots") or []
+             if "/Dest" in annotation.get_object()]
+    to_appendix = [jump for jump in jumps if jump.startswith("/appendix-msg-")]
+    assert len(to_appendix) >= len(citations) - len(page.select(".cited-message a.msg-ref"))
+    assert set(to_appendix) <= set(pdf.named_destinations)  # each a destination the PDF has

@@ -36,9 +36,11 @@ class DirectoryPages:
 
 
 def rendering_of(layout: TranscriptLayout, texts: dict[int, str], kept: LastMade[_Made],
-                 kept_texts: SetAside | None = None, index: MessageIndexWriter | None = None) -> TranscriptRendering:
+                 kept_texts: SetAside | None = None, index: MessageIndexWriter | None = None,
+                 kept_index: SetAside | None = None) -> TranscriptRendering:
     return TranscriptRendering(layout, DirectoryPages(), None, texts, layout.transcript, False,
-                               logging.getLogger("test"), kept, kept_texts or SetAside(), index)
+                               logging.getLogger("test"), kept, kept_texts or SetAside(), index,
+                               kept_index or SetAside())
 
 
 def test_each_page_and_whole_text_is_made_whichever_page_is_asked_for_first(tmp_path):
@@ -49,7 +51,7 @@ def test_each_page_and_whole_text_is_made_whichever_page_is_asked_for_first(tmp_
     assert all((tmp_path / "site" / layout.text_file_src(n)).read_bytes() == b"" for n in (5, 35))  # there at once
     sources = layout.page_sources()
     last = rendering.entries(sources[-1])  # asked for first, before the pages before it
-    assert [record.n for record in last.search] == list(range(31, 41))
+    assert last.search is not None and list(last.search.shown()) == list(range(31, 41))
     rendering.finish()
     links = _Links(DirectoryPages())
     assert [rendering.entries(src).html for src in sources] == [page_entries(layout, i, links).html for i in range(4)]
@@ -82,7 +84,8 @@ def test_a_build_that_would_make_the_same_entries_takes_those_of_the_last(tmp_pa
     again.finish()
 
     paged = rendering_of(relaid(20), texts, kept)  # other pages: made anew
-    assert [record.n for record in paged.entries("transcript/index.md").search][-1] == 20
+    first_page = paged.entries("transcript/index.md").search
+    assert first_page is not None and list(first_page.shown())[-1] == 20
     paged.finish()
     other = rendering_of(layout_of(40, 20), texts, kept)  # another transcript: made anew
     assert other.entries("transcript/index.md") is not paged.entries("transcript/index.md")
@@ -126,7 +129,23 @@ def test_a_build_no_later_build_follows_lets_go_of_each_page_once_written(tmp_pa
     rendering.written(first)
     light = rendering.entries(first)
     assert light.html == "" and whole.html.count('id="msg-') == 10
-    assert (light.contents, light.search) == (whole.contents, ())  # indexed once taken
+    assert (light.contents, light.search) == (whole.contents, None)  # indexed once taken
     assert rendering.entries(second).html.count('id="msg-') == 10  # not written yet: whole
     rendering.finish()
     assert not kept.holds_any()
+
+
+def test_the_search_index_set_aside_is_taken_back_with_the_pages(tmp_path: Path) -> None:
+    layout, kept, kept_index = layout_of(40, 10), LastMade[_Made](), SetAside()
+    site = tmp_path / "site"
+    folder = site / "transcript" / "search"
+    texts = {n: str(site / layout.text_file_src(n)) for n in layout.text_file_numbers()}
+    rendering_of(layout, texts, kept, index=MessageIndexWriter(str(folder)), kept_index=kept_index).finish()
+    written = {path.name: path.stat().st_ino for path in folder.iterdir()}
+    assert "index.js" in written
+    kept_index.set_aside(str(folder), str(site))
+    clean_directory(str(site))
+    again = TranscriptLayout(layout.transcript, TranscriptSettings(messages_per_page=10, context=None), ())
+    rendering_of(again, texts, kept, index=MessageIndexWriter(str(folder)), kept_index=kept_index).finish()
+    assert {path.name: path.stat().st_ino for path in folder.iterdir()} == written  # moved back, not written again
+    assert not list(site.glob(".essay-site-set-aside-*"))

@@ -6,6 +6,7 @@ from bs4 import BeautifulSoup
 
 from conftest import attribute, found, selected
 from msgref.citations import Citation
+from msgref.message_index import PageIndex
 from msgref.schema import Message
 from msgref.transcript_entries import BADGE, CITED_IN, ITEM, MAP, Permalink, page_entries
 from msgref.transcript_layout import TranscriptLayout, cited_numbers
@@ -200,12 +201,12 @@ def test_search_gets_one_record_a_message_and_never_reads_the_pages_back():
         {"n": 2, "speaker": "user", "provenance": "verbatim", "text": ""},
         {"n": 3, "speaker": "tool", "provenance": "verbatim", "text": "x" * 300}])
     layout = layout_of(messages, per_page=2, message_chars=100)
-    records = [record for index in (0, 1) for record in entries(layout, index).search]
-    assert [(r.n, r.title) for r in records] == [
+    shown = {n: found for index in (0, 1) for n, found in found_in(entries(layout, index).search).items()}
+    assert [(n, title) for n, (title, _) in shown.items()] == [
         (1, "Message 1 — user"), (2, "Message 2 — user"), (3, "Message 3 — tool")]
     # Plain text, as the page shows it: the search's script writes it as text, never as HTML.
-    assert [r.text for r in records[:2]] == ["<b>bold</b> & \u241b", "Empty message: no content"]
-    assert len(records[2].text) < 120  # cut as the page cuts it
+    assert [shown[n][1] for n in (1, 2)] == ["<b>bold</b> & \u241b", "Empty message: no content"]
+    assert shown[3][1] == "x" * 100  # cut as the page cuts it
     assert page_markdown(layout_of(messages), 0).startswith("---\nsearch:\n  exclude: true\n---\n")
 
 
@@ -218,9 +219,14 @@ def test_a_searched_transcript_has_a_search_box_that_finds_its_index():
     assert render(layout_of(transcript(1), search=False), 0).select("form.msg-search") == []
 
 
+def found_in(part: PageIndex | None) -> dict[int, tuple[str, str]]:
+    assert part is not None
+    return part.shown()
+
+
 def test_without_search_the_transcript_has_no_entries():
-    assert entries(layout_of(transcript(1), search=False), 0).search == ()
-    assert len(entries(layout_of(transcript(1)), 0).search) == 1
+    assert entries(layout_of(transcript(1), search=False), 0).search is None
+    assert len(found_in(entries(layout_of(transcript(1)), 0).search)) == 1
 
 
 def test_which_messages_get_a_text_file_is_known_before_any_is_read(tmp_path, monkeypatch):

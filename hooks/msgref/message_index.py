@@ -28,6 +28,7 @@ import zlib
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import IO, NamedTuple
 
 # Letters, digits and the underscore, as `\w` reads them (the script: `[\p{L}\p{N}_]`).
@@ -62,52 +63,78 @@ def page_file(index: int) -> str:
     return f"page-{index}.js"
 
 
+EXCERPT_CHARS = 160  # of a message's text, shown with it in the results
+
+
+@dataclass(frozen=True)
+class PageIndex:
+    """A transcript page's part of the index, made with the page's entries (in the
+    worker process, beside the build): the first message's number, the texts shown
+    with its results as a file's JSON, and its words' lines for the spill files, by
+    bucket (see MessageIndexWriter)."""
+
+    first: int
+    excerpts: str
+    spills: tuple[tuple[int, str], ...]
+
+    def shown(self) -> dict[int, tuple[str, str]]:
+        """Each message's number, heading and text as a result shows them."""
+        return {int(n): (title, text) for n, (title, text) in json.loads(self.excerpts).items()}
+
+
+def page_index(records: Iterable[SearchRecord]) -> PageIndex | None:
+    """The part of the index of a page showing `records`; None if it shows none."""
+    by_bucket: dict[int, list[str]] = defaultdict(list)
+    excerpts: dict[str, list[str]] = {}
+    for record in records:
+        excerpts[str(record.n)] = [record.title, _excerpt(record.text, EXCERPT_CHARS)]
+        for word in words(record.text):
+            shard = shard_name(word)
+            by_bucket[_bucket(shard)].append(f"{shard}\t{word}\t{record.n}\n")
+    if not excerpts:
+        return None
+    return PageIndex(min(map(int, excerpts)), _json(excerpts),
+                     tuple((bucket, "".join(lines)) for bucket, lines in by_bucket.items()))
+
+
 class MessageIndexWriter:
     """Writes the index into `folder` (in the built site), page by page: `add_page` with
-    each page's records, in any order, then `finish`, or `discard` if the build fails.
-    `excerpt_chars` bounds the text kept to show with a result.
+    each page's part, in any order, then `finish`, or `discard` if the build fails.
 
     The words wait in a few anonymous temporary files, each holding the shards whose names
     hash to it: a build stopped by a signal leaves nothing of them behind."""
 
-    def __init__(self, folder: str, excerpt_chars: int = 160):
-        self._folder, self._excerpt_chars = folder, excerpt_chars
+    def __init__(self, folder: str):
+        self.folder = folder
         self._spills: dict[int, IO[str]] = {}  # bucket -> its file, made when first needed
         self._pages: dict[int, tuple[int, str]] = {}  # index -> (first message number, page URL)
 
-    def add_page(self, index: int, url: str, records: Iterable[SearchRecord]) -> None:
-        """The records of transcript page `index`, found at `url` (relative to `folder`)."""
-        by_bucket: dict[int, list[str]] = defaultdict(list)
-        excerpts: dict[str, list[str]] = {}
-        for record in records:
-            excerpts[str(record.n)] = [record.title, _excerpt(record.text, self._excerpt_chars)]
-            for word in words(record.text):
-                shard = shard_name(word)
-                by_bucket[_bucket(shard)].append(f"{shard}\t{word}\t{record.n}\n")
-        if not excerpts:
+    def add_page(self, index: int, url: str, part: PageIndex | None) -> None:
+        """The part of the index of transcript page `index`, found at `url` (relative to `folder`)."""
+        if part is None:
             return
-        self._pages[index] = (min(map(int, excerpts)), url)
-        os.makedirs(self._folder, exist_ok=True)
-        _write_data(self._folder, page_file(index), excerpts)
-        for bucket, lines in by_bucket.items():
+        self._pages[index] = (part.first, url)
+        os.makedirs(self.folder, exist_ok=True)
+        _write_script(self.folder, page_file(index), part.excerpts)
+        for bucket, lines in part.spills:
             if bucket not in self._spills:
                 self._spills[bucket] = tempfile.TemporaryFile(  # noqa: SIM115 - open until finish or discard
                     "w+", encoding="utf-8", prefix="message-index-")
-            self._spills[bucket].writelines(lines)
+            self._spills[bucket].write(lines)
 
     def finish(self) -> None:
         """Put each shard together from its spilled words, and write the list of pages and shards."""
         try:
-            os.makedirs(self._folder, exist_ok=True)
+            os.makedirs(self.folder, exist_ok=True)
             shards = []
             for spill in self._spills.values():
                 spill.seek(0)
                 for shard, postings in _shards(spill).items():
-                    _write_shard(self._folder, f"{shard}.js", postings)
+                    _write_shard(self.folder, f"{shard}.js", postings)
                     shards.append(shard)
                 spill.close()
             pages = [[first, page_file(index), url] for index, (first, url) in sorted(self._pages.items())]
-            _write_data(self._folder, INDEX_FILE, {"pages": pages, "shards": sorted(shards)})
+            _write_data(self.folder, INDEX_FILE, {"pages": pages, "shards": sorted(shards)})
         finally:
             self.discard()
 
@@ -162,9 +189,16 @@ def _excerpt(text: str, chars: int) -> str:
     return text if len(text) <= chars else text[: chars - 1].rstrip() + "…"
 
 
+def _json(value: object) -> str:
+    data = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    # Line and paragraph separators end a string in JavaScript before ES2019.
+    return data.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
 def _write_data(folder: str, name: str, value: object) -> None:
+    _write_script(folder, name, _json(value))
+
+
+def _write_script(folder: str, name: str, data: str) -> None:
     with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
-        data = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        # Line and paragraph separators end a string in JavaScript before ES2019.
-        data = data.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
         file.write(f'{LOADED}("{name}", {data});\n')

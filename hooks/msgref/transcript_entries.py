@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from . import snippets
-from .message_index import SearchRecord
+from .message_index import PageIndex, SearchRecord, page_index
 from .schema import Message
 from .transcript_layout import TranscriptLayout, search_folder
 from .transcript_map import MAP_SLOT
@@ -59,7 +59,7 @@ class PageEntries:
     texts: tuple[str, ...]  # the HTML around the holes: one more than there are holes
     holes: tuple[tuple[int, int], ...]  # each hole's kind and message number (0 for the map)
     contents: tuple[tuple[str, str], ...]  # (id, title) of the messages its table of contents lists
-    search: tuple[SearchRecord, ...]  # one a message, if the transcript is searched
+    search: PageIndex | None  # the page's part of the transcript's search index, if it is searched
 
     def filled(self, fill: Callable[[int, int], str]) -> str:
         """The entries' HTML, each hole filled with `fill(kind, n)`: a page's thousands of
@@ -78,7 +78,7 @@ class PageEntries:
     def without_html(self) -> PageEntries:
         """The same entries without their HTML and search records, for once the page is
         written and indexed: all their memory but the table of contents."""
-        return dataclasses.replace(self, texts=("",), holes=(), search=())
+        return dataclasses.replace(self, texts=("",), holes=(), search=None)
 
 
 class _Pieces:
@@ -144,7 +144,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
         add(_gap(numbers, after_last, len(numbers) - 1))
         add(absent_note(numbers, max(after_last - 1, 0), len(numbers) - 1))
     add(pager(layout, index, href, where="bottom"))
-    return PageEntries(*pieces.done(), tuple(headings), tuple(search))
+    return PageEntries(*pieces.done(), tuple(headings), page_index(search) if layout.search else None)
 
 
 # A message's entry around its text, in the holes' order. Only numbers, fixed labels

@@ -18,6 +18,7 @@ from .transcript_layout import TranscriptLayout
 
 _NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 ENTRIES_SLOT = '<div class="msg-entries-slot"></div>'
+APPENDIX_ENTRY = "appendix-msg-{n}"  # the id of a cited message's entry in a printed essay's appendix
 _BADGE = '<span class="msg-badge"><span class="visually-hidden">: </span>Cited</span>'
 
 
@@ -48,7 +49,7 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
     appendix = etree.Element("div", {"class": "cited-messages"})
     for n in numbers:
         message = layout.message(n)
-        entry = etree.SubElement(appendix, "section", {"class": "cited-message", "id": f"appendix-msg-{n}"})
+        entry = etree.SubElement(appendix, "section", {"class": "cited-message", "id": APPENDIX_ENTRY.format(n=n)})
         etree.SubElement(entry, "h3").text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
         entry.append(snippets.message_body(message, layout.message_chars if layout.is_cut(message) else None))
         # A description says so in its label; a quotation, here.

@@ -140,3 +140,6 @@ KEPT_PAGES: LastMade[tuple[PageEntries, list[Redaction]]] = LastMade()
 # The whole texts of long messages that the kept pages link to.
 KEPT_TEXTS = SetAside()
 atexit.register(KEPT_TEXTS.drop)
+# The transcript's search index (msgref.message_index), as the last build wrote it.
+KEPT_INDEX = SetAside()
+atexit.register(KEPT_INDEX.drop)

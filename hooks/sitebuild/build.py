@@ -21,7 +21,7 @@ import os
 import posixpath
 import threading
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any
 
 from essaycite.casing import sentence_case_hints
@@ -38,9 +38,9 @@ from msgref.schema import Message, MessageSource
 from msgref.transcript import TranscriptError
 from msgref.transcript_entries import cut_message
 from msgref.transcript_layout import MessageAnchors, TranscriptLayout, cited_numbers, search_folder, text_folder
-from msgref.transcript_pages import ENTRIES_SLOT
+from msgref.transcript_pages import APPENDIX_ENTRY, ENTRIES_SLOT
 
-from .between_builds import KEPT, KEPT_PAGES, KEPT_TEXTS, LastTranscript
+from .between_builds import KEPT, KEPT_INDEX, KEPT_PAGES, KEPT_TEXTS, LastTranscript
 from .citation_links import PREVIEWS_SLOT, CitationLinks
 from .citing import APPENDIX_SLOT, CitableEssay, PageHead, cite_as_block
 from .files import replaced_when_done
@@ -154,10 +154,14 @@ class SiteBuild:
             return None
         return "; ".join(author.display for author in self.site.essay.meta.authors)
 
-    def added_headings(self, src: str) -> tuple[MessageAnchors, tuple[tuple[str, str], ...]] | None:
-        """The ids of the message headings a transcript page gets when it is written, which
-        links may point to, and the (id, title) of those its table of contents lists; None
-        for other pages."""
+    def added_headings(self, src: str) -> tuple[Container[str], tuple[tuple[str, str], ...]] | None:
+        """The ids of the messages a page gets after its conversion, which links may point
+        to, and the (id, title) of those its table of contents lists: a transcript page's
+        headings, when it is written, and the entries of the one-page essay's appendix;
+        None for other pages."""
+        if src == PRINT_PAGE and self.essay:
+            cited = self.records.citations.cited_on(self.essay.sections)
+            return {APPENDIX_ENTRY.format(n=n) for n in cited}, ()
         if src not in self.rendering.sources:
             return None
         index = self.rendering.sources.index(src)
@@ -197,9 +201,10 @@ class SiteBuild:
     def before_cleaning(site: SiteConfig) -> None:
         """Before the generator empties the site's folder for a build: what the last build
         of this process wrote there and this one may take as it is (the whole texts of long
-        messages) is set aside."""
+        messages, the transcript's search index) is set aside."""
         if KEPT_PAGES.holds_any():
             KEPT_TEXTS.set_aside(os.path.join(site.site_dir, text_folder(site.transcript.folder)), site.site_dir)
+            KEPT_INDEX.set_aside(os.path.join(site.site_dir, search_folder(site.transcript.folder)), site.site_dir)
 
     @staticmethod
     def failed() -> None:
@@ -216,6 +221,10 @@ class SiteBuild:
         return self.transcript.get(n)
 
     def href(self, n: int, from_page: str) -> str | None:
+        if from_page == PRINT_PAGE and self.essay and self.layout.src_of(n):
+            # The one-page essay (and its PDF) holds each message it cites in its appendix:
+            # a citation there jumps to it, and the appendix gives the message's address.
+            return f"#{APPENDIX_ENTRY.format(n=n)}"
         return self.layout.href(n, from_page)
 
     def shown_whole(self, message: Message, from_page: str) -> tuple[Message, etree.Element | None]:

@@ -24,7 +24,7 @@ from msgref.schema import MessageSource
 from msgref.transcript_entries import PageEntries, Permalink, page_entries
 from msgref.transcript_layout import TranscriptLayout, search_folder
 
-from .between_builds import KEPT_PAGES, KEPT_TEXTS, LastMade, SetAside
+from .between_builds import KEPT_INDEX, KEPT_PAGES, KEPT_TEXTS, LastMade, SetAside
 from .site_pages import SitePages
 from .urls import relative_url
 from .worker import MadeByIndex
@@ -49,7 +49,7 @@ class TranscriptRendering:
     def __init__(self, layout: TranscriptLayout, pages: SitePages, permalink: Permalink | None,
                  text_paths: Mapping[int, str], source: MessageSource, in_worker: bool, log: logging.Logger,
                  kept: LastMade[_Made] = KEPT_PAGES, kept_texts: SetAside = KEPT_TEXTS,
-                 index: MessageIndexWriter | None = None):
+                 index: MessageIndexWriter | None = None, kept_index: SetAside = KEPT_INDEX):
         self.sources = layout.page_sources()
         self._index, self._indexed, self._folder = index, set[int](), layout.folder
 
@@ -71,11 +71,14 @@ class TranscriptRendering:
                 for n in text_paths:
                     write_text(n, layout.whole_text(layout.message(n)))
             self._pages: MadeByIndex[_Made] | _MadeBefore = _MadeBefore(made_before)
+            if index is not None and kept_index.take_back(index.folder):
+                self._index = None  # the last build's index, of the same pages, is in place
             log.debug("Transcript pages: as the last build made them")
             return
         # Until this build has made every page, nothing of the last one is to be taken.
         kept.forget()
         kept_texts.drop()
+        kept_index.drop()
         # Each whole text's file is there at once, empty until its page is made: the
         # generator, told that the file is where it is to be, leaves it alone.
         for path in text_paths.values():
