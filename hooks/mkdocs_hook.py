@@ -25,7 +25,7 @@ from sitebuild.build import PROBLEMS, SiteBuild
 from sitebuild.files import check_links, check_page_texts, folder_clash, transcript_copy
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.settings import check_site_text, title_problem
-from sitebuild.site_config import nav_problems, read_site_config
+from sitebuild.site_config import nav_problems, read_site_config, title_setting_problems
 from sitebuild.site_folder import SITE_FOLDER, holds_a_source, output_problem
 from sitebuild.site_pages import NOTE_ON_THE_TEXT, PageError
 
@@ -68,7 +68,7 @@ def on_startup(command: str, dirty: bool) -> None:
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     check_site_text(config)  # a site that is no essay writes them too, and reads no essay's metadata
     site = read_site_config(config, _project_dir(config))  # a bad setting stops the build here, before any page
-    for problem in nav_problems(config.nav):
+    for problem in [*nav_problems(config.nav), *title_setting_problems(config)]:
         log.warning(problem)
     if site.essay and not config.copyright:
         # The theme writes copyright as HTML: the imprint is text, an author's name included.

@@ -4,6 +4,7 @@ setting, never with a traceback."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,16 @@ def test_a_front_matter_title_holding_markup_is_named_in_one_line(project, tmp_p
     result = build(project, tmp_path / "site")
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "docs/context.md: front matter: title: expected text without <, > or \"" in result.stderr, result.stderr
+
+
+def test_a_tag_in_the_sites_name_or_the_essays_title_is_warned_by_the_setting(project, tmp_path):
+    edited(project, (SITE_NAME, "site_name: Silence [msg 5852]"),
+           ('    title: "The Silence That Speaks', '    title: "The Silence [msg 5855] That Speaks'))
+    result = build(project, tmp_path / "site", strict=False)
+    assert result.returncode == 0, result.stderr
+    warned = re.findall(r"^WARNING\s+-\s+(mkdocs\.yml: (?:site_name|extra\.essay\.title): .*)$", result.stderr, re.M)
+    assert warned == [
+        "mkdocs.yml: site_name: '[msg 5852]' is in the title 'Silence [msg 5852]', where no citation can stand; "
+        "it is left as written",
+        "mkdocs.yml: extra.essay.title: '[msg 5855]' is in the title 'The Silence [msg 5855] That Speaks: An Empty "
+        "Message in an AI-Assisted Coding Session', where no citation can stand; it is left as written"]

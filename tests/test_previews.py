@@ -25,7 +25,8 @@ def citing_pages(site: Path) -> list[Path]:
 
 
 def number_of(link) -> int:
-    return int(found(re.search(r"#msg-(\d+)$", link["href"]), f"the message a link leads to: {link}").group(1))
+    leads_to = re.search(r"#(?:appendix-)?msg-(\d+)$", link["href"])  # the transcript, or the appendix
+    return int(found(leads_to, f"the message a link leads to: {link}").group(1))
 
 
 def preview_of(document, n: int):

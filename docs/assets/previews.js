@@ -12,7 +12,8 @@
   let lastPointer = matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
 
   const previewOf = (link) => {
-    const match = /#msg-(\d+)$/.exec(link.getAttribute("href") || "");
+    // A message's entry on the transcript, or in the one-page essay's appendix.
+    const match = /#(?:appendix-)?msg-(\d+)$/.exec(link.getAttribute("href") || "");
     return match ? document.getElementById("msg-preview-" + match[1]) : null;
   };
 

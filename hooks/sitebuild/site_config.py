@@ -115,6 +115,16 @@ def nav_problems(nav: object) -> list[str]:
     return problems
 
 
+def title_setting_problems(config: Mapping[str, Any]) -> list[str]:
+    """A problem for each title among the settings (the site's name, the essay's title)
+    that holds a tag: written as text everywhere, where no citation can stand."""
+    essay = (config.get("extra") or {}).get("essay")
+    titles = {"site_name": config.get("site_name"),
+              "extra.essay.title": essay.get("title") if isinstance(essay, Mapping) else None}
+    return [f"mkdocs.yml: {name}: {problem}" for name, title in titles.items()
+            if isinstance(title, str) and (problem := stranded.tag_in_nav_title(title))]
+
+
 def _nav_sources(nav: object) -> dict[str, int]:
     """The page sources in a navigation as mkdocs.yml writes it (paths, `{title: path}`,
     `{title: [...]}`), by their order."""

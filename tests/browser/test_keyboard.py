@@ -1,6 +1,7 @@
 """The keyboard alone: every Tab stop, from the page's load on, is drawn on screen with
-its focus shown, on a phone and on a desktop; the closed navigation drawer and the empty
-search results take none, and the drawer, once opened, is reached."""
+its focus shown, on a phone and on a desktop; the closed navigation drawer, the empty
+search results and, on a phone, the hidden search field take none; the drawer, once
+opened, is reached, and so is the search."""
 
 from __future__ import annotations
 
@@ -95,7 +96,9 @@ def test_the_walk_finds_a_stop_in_a_closed_drawer(browser, host):
     Material leaves them, the walk meets them off screen."""
     context, page, _ = new_page(browser, PHONE, origin=host.url)
     open_page(page, host.url)
-    page.add_style_tag(content=".md-sidebar--primary { visibility: visible !important; }")
+    # At once: essay.css delays the drawer's visibility by its slide, longer than the
+    # walk may take to reach it.
+    page.add_style_tag(content=".md-sidebar--primary { visibility: visible !important; transition: none !important; }")
     bad = bad_stops(walk(page, 20))
     context.close()
     assert bad and all(s["inClosedDrawer"] and not s["onScreen"] for s in bad), bad
@@ -145,5 +148,82 @@ def test_a_click_on_the_menu_opens_the_drawer_to_the_keyboard(browser, host):
     back, first, *_ = contents = walk(page, 3)
     assert "Table of contents" in back["element"] and "Message 5843" in first["element"], contents
     assert bad_stops(contents) == [], contents
+    context.close()
+    assert not problems.all(), problems.all()
+
+
+SEARCH_STATE = """() => ({
+  open: document.getElementById("__search").checked,
+  inField: document.activeElement === document.querySelector(".md-search__input"),
+  onButton: document.activeElement.matches(".md-header button.md-header__search"),
+})"""
+
+
+def search_state(page: Page) -> dict:
+    return page.evaluate(SEARCH_STATE)
+
+
+@pytest.mark.parametrize("name", ["home", "section"])
+def test_on_a_phone_the_closed_search_takes_no_tab_stop(browser, host, name):
+    """Material's hidden search field was the fourth Tab stop, and focused it opened the
+    whole-screen search until the next Tab. The search button takes its place."""
+    context, page, problems = new_page(browser, PHONE, origin=host.url)
+    open_page(page, host.url + PAGES[name])
+    seen: list[dict | None] = []
+    for _ in range(12):
+        stop = next_stop(page)
+        state = search_state(page)
+        assert not state["open"] and not state["inField"], (stop, seen)
+        seen.append(stop)
+    assert any(s is not None and s["element"].startswith("button.md-header__button.md-icon.md-header__search")
+               for s in seen), seen
+    assert bad_stops([s for s in seen if s is not None]) == [], seen
+    context.close()
+    assert not problems.all(), problems.all()
+
+
+def test_on_a_phone_the_search_opens_from_its_button_and_keys_and_is_used_by_keyboard(browser, host):
+    context, page, problems = new_page(browser, PHONE, origin=host.url)
+    open_page(page, host.url)
+    button = page.locator(".md-header button.md-header__search")
+    assert button.get_attribute("aria-label") == "Search"
+    assert page.locator('.md-header label.md-header__button[for="__search"]').is_hidden()  # the button in its place
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"({SEARCH_STATE})().open && ({SEARCH_STATE})().inField")
+    page.keyboard.type("catastrophically")
+    page.locator(".md-search-result__item a").first.wait_for()
+    page.keyboard.press("ArrowDown")  # Material's way through the results
+    assert page.evaluate("document.activeElement.closest('.md-search-result') !== null")
+    page.keyboard.press("Escape")  # closed, the focus goes back to the button
+    page.wait_for_function(f"!({SEARCH_STATE})().open && ({SEARCH_STATE})().onButton")
+    for key in ["/", "s"]:
+        page.keyboard.press(key)
+        page.wait_for_function(f"({SEARCH_STATE})().open && ({SEARCH_STATE})().inField")
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"!({SEARCH_STATE})().open")
+    # Opened with the button, Enter in the field goes to the best result.
+    button.press("Space")
+    page.wait_for_function(f"({SEARCH_STATE})().inField")
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("catastrophically")
+    page.locator(".md-search-result__item a").first.wait_for()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/context/?h=*")
+    wait_for_material(page)
+    context.close()
+    assert not problems.all(), problems.all()
+
+
+def test_on_a_desktop_the_search_field_stays_a_tab_stop(browser, host):
+    """Wide, the field stands in the header: it is reached by Tab, and no button is shown."""
+    context, page, problems = new_page(browser, DESKTOP, origin=host.url)
+    open_page(page, host.url)
+    assert page.locator(".md-header button.md-header__search").is_hidden()
+    for _ in range(6):
+        next_stop(page)
+        if search_state(page)["inField"]:
+            break
+    assert search_state(page) == {"open": True, "inField": True, "onButton": False}
     context.close()
     assert not problems.all(), problems.all()

@@ -9,6 +9,47 @@ from browser.site_browser import DESKTOP, PHONE, new_page, wait_for_material
 
 MISSING = ["no-such-page", "context/no/such/page/", "transcript/msg-9999.html"]
 
+# How the search form's field and button are drawn: for each, its height and the contrast
+# against the page of its edge (its border) and of its fill, each colour laid over the
+# page's background as the browser paints it (WCAG 2.2, 1.4.11 asks 3:1 of a control).
+DRAWN = """() => {
+  const rgba = (css) => {
+    const probe = document.createElement("canvas").getContext("2d");
+    probe.fillStyle = css;
+    const value = probe.fillStyle;  // "#rrggbb", or "rgba(r, g, b, a)" when not opaque
+    if (value.startsWith("#")) return [1, 3, 5].map(i => parseInt(value.slice(i, i + 2), 16)).concat(1);
+    return value.match(/[\\d.]+/g).map(Number);
+  };
+  const over = ([r, g, b, a], [R, G, B]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map(v => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const page = over(rgba(getComputedStyle(document.body).backgroundColor), [255, 255, 255]);
+  const drawn = (selector) => {
+    const element = document.querySelector(selector);
+    const style = getComputedStyle(element);
+    const fill = over(rgba(style.backgroundColor), page);
+    const edge = style.borderTopStyle === "none" ? fill : over(rgba(style.borderTopColor), fill);
+    return {
+      height: element.getBoundingClientRect().height,
+      edge: parseFloat(style.borderTopWidth) >= 1 ? contrast(edge, page) : 1,
+      fill: contrast(fill, page),
+      text: contrast(over(rgba(style.color), fill), fill),
+      fontSize: parseFloat(style.fontSize),
+    };
+  };
+  return {
+    scheme: document.body.dataset.mdColorScheme,
+    field: drawn("#not-found-query"),
+    button: drawn(".not-found-search button"),
+  };
+}"""
+
 
 @pytest.mark.parametrize("path", MISSING)
 def test_a_missing_page_shows_the_404_page_and_its_home_link_works(browser, host, path):
@@ -53,3 +94,23 @@ def test_its_search_form_opens_the_search(browser, host):
     href = first.get_attribute("href")
     assert href is not None and "context/" in href
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_its_search_field_and_button_are_drawn_as_such(browser, host, viewport, scheme):
+    """The form is seen: a field with an edge against the page and a button that stands out
+    of it (not text alone), each tall enough to tap, in either colour scheme."""
+    context, page, _ = new_page(browser, viewport, color_scheme=scheme, origin=host.url)
+    page.goto(host.url + "missing/page")
+    wait_for_material(page)
+    drawn = page.evaluate(DRAWN)
+    context.close()
+    assert drawn["scheme"] == {"light": "default", "dark": "slate"}[scheme], drawn
+    field, button = drawn["field"], drawn["button"]
+    assert field["height"] >= 36 and button["height"] >= 36, drawn
+    assert max(field["edge"], field["fill"]) >= 3, drawn
+    assert max(button["edge"], button["fill"]) >= 3, drawn
+    assert button["fill"] > 1.05, drawn  # a filled button, not text on the page
+    assert field["text"] >= 4.5 and button["text"] >= 4.5, drawn
+    assert field["fontSize"] >= 16, drawn  # smaller, Safari zooms the page into the field

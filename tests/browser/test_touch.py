@@ -1,8 +1,10 @@
-"""A touch screen, which has no hover: the ¶ marks and the headings' permalinks are shown
-and big enough to tap, and a tap on a mark lands on its paragraph."""
+"""A touch screen, which has no hover: the ¶ marks and the headings' permalinks are shown,
+big enough to tap and seen against the page, a heading's mark on its last line, and a
+tap on a mark lands on its paragraph."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page
 
 from browser.site_browser import DESKTOP, PHONE, new_page, wait_for_material
@@ -16,6 +18,55 @@ SHOWN = """link => ({
   width: link.getBoundingClientRect().width,
   height: link.getBoundingClientRect().height,
 })"""
+
+
+# A heading's permalink as drawn: the contrast of its colour (laid over the page's
+# background) with the background, and whether it stands on the line of the heading's
+# last character, found from the boxes of that character and of the mark.
+PERMALINK = """link => {
+  const rgba = (css) => {
+    const probe = document.createElement("canvas").getContext("2d");
+    probe.fillStyle = css;
+    const value = probe.fillStyle;  // "#rrggbb", or "rgba(r, g, b, a)" when not opaque
+    if (value.startsWith("#")) return [1, 3, 5].map(i => parseInt(value.slice(i, i + 2), 16)).concat(1);
+    return value.match(/[\\d.]+/g).map(Number);
+  };
+  const over = ([r, g, b, a], [R, G, B]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map(v => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const page = over(rgba(getComputedStyle(document.body).backgroundColor), [255, 255, 255]);
+  const colour = over(rgba(getComputedStyle(link).color), page);
+  const [hi, lo] = [luminance(colour), luminance(page)].sort((a, b) => b - a);
+  // The heading's last character before the mark, wherever it stands (a badge's text too).
+  const heading = link.parentElement;
+  const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => !link.contains(node) && node.textContent.trim()
+      && node.parentElement.checkVisibility() && !node.parentElement.closest(".visually-hidden")
+      ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT,
+  });
+  let last = null;
+  while (walker.nextNode()) last = walker.currentNode;
+  const end = last.textContent.trimEnd().length;
+  const range = document.createRange();
+  range.setStart(last, end - 1);
+  range.setEnd(last, end);
+  const line = range.getBoundingClientRect();
+  const lineHeight = parseFloat(getComputedStyle(heading).lineHeight);
+  const box = link.getBoundingClientRect();
+  const glyph = document.createRange();
+  glyph.selectNodeContents(link);
+  const mark = glyph.getBoundingClientRect();
+  const middle = (mark.top + mark.bottom) / 2;
+  return {
+    heading: heading.textContent.slice(0, 60),
+    contrast: (hi + 0.05) / (lo + 0.05),
+    // the ¶'s middle within the line box of the last character, the box around that character's middle
+    onLastLine: Math.abs(middle - (line.top + line.bottom) / 2) < lineHeight / 2,
+    right: Math.round(box.right), width: box.width, height: box.height,
+  };
+}"""
 
 
 def open_context(page: Page, url: str) -> None:
@@ -63,3 +114,24 @@ def test_with_a_mouse_the_marks_wait_for_hover(browser, host):
     page.locator(f"#{PARAGRAPH}").hover()
     page.wait_for_function("link => getComputedStyle(link).opacity === '1'", arg=mark.element_handle())
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["", "context/", "transcript/", "how-to-cite/"])
+def test_heading_permalinks_are_seen_and_stay_on_the_headings_line(browser, host, scheme, path):
+    """A control needs 3:1 against its background (WCAG 2.2, 1.4.11); a mark that wrapped
+    would stand alone on a line under its heading."""
+    context, page, problems = new_page(browser, PHONE, color_scheme=scheme, origin=host.url,
+                                       has_touch=True, is_mobile=True)
+    page.goto(host.url + path)
+    wait_for_material(page)
+    width = page.evaluate("document.querySelector('article').getBoundingClientRect().right")
+    marks = [link.evaluate(PERMALINK) for link in page.locator("article a.headerlink").all()]
+    context.close()
+    assert marks
+    for mark in marks:
+        assert mark["contrast"] >= 3, mark
+        assert mark["onLastLine"], mark
+        assert mark["width"] >= TARGET_PX and mark["height"] >= TARGET_PX, mark
+        assert mark["right"] <= width, mark  # not pushed out past the text's edge
+    assert not problems.all(), problems.all()
