@@ -11,14 +11,16 @@ Each file is a script, `messageSearchLoaded("<file>", <JSON>);`, which the page 
 a `<script>` element: unlike a fetch, that works in the copy read from disk (file://)
 too. The data is JSON, which is also JavaScript, and is never run as anything else.
 
-The index is written as the pages are made: each page's words are spilled to one file per
-shard on disk, and each shard is put together on its own at the end, so that a build holds
-no more of the index than its largest shard. `assets/message-search.js` reads it, with the
-same rule for words (`words`) and shards (`shard_name`).
+Each page's part of the index is made with its entries (`page_index`, in the worker
+process); the build writes it as the page is taken, its words spilled to a few temporary
+files, and puts each shard together on its own at the end, so that it holds no more of the
+index than its largest shard. `assets/message-search.js` reads it, with the same rule for
+words (`words`) and shards (`shard_name`).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from typing import IO, NamedTuple
 
 # Letters, digits and the underscore, as `\w` reads them (the script: `[\p{L}\p{N}_]`).
-_WORD_RE = re.compile(r"[^\W]+")
+_WORD_RE = re.compile(r"\w+")
 MAX_WORD_CHARS = 40  # longer runs (hashes, base64, minified code) are not words anyone types
 SHARD_KEY_CHARS = 2
 INDEX_FILE = "index.js"  # the pages and the shards there are
@@ -83,16 +85,20 @@ class PageIndex:
 
 
 def page_index(records: Iterable[SearchRecord]) -> PageIndex | None:
-    """The part of the index of a page showing `records`; None if it shows none."""
-    by_bucket: dict[int, list[str]] = defaultdict(list)
+    """The part of the index of a page showing `records`; None if it shows none. Its
+    spilled words are a line a word: the word, a tab, and its messages' numbers."""
     excerpts: dict[str, list[str]] = {}
+    numbers: dict[str, list[str]] = defaultdict(list)  # word -> the numbers of its messages
     for record in records:
-        excerpts[str(record.n)] = [record.title, _excerpt(record.text, EXCERPT_CHARS)]
+        n = str(record.n)
+        excerpts[n] = [record.title, _excerpt(record.text, EXCERPT_CHARS)]
         for word in words(record.text):
-            shard = shard_name(word)
-            by_bucket[_bucket(shard)].append(f"{shard}\t{word}\t{record.n}\n")
+            numbers[word].append(n)
     if not excerpts:
         return None
+    by_bucket: dict[int, list[str]] = defaultdict(list)
+    for word, found in numbers.items():
+        by_bucket[_shard_of(word[:SHARD_KEY_CHARS])[1]].append(f"{word}\t{','.join(found)}\n")
     return PageIndex(min(map(int, excerpts)), _json(excerpts),
                      tuple((bucket, "".join(lines)) for bucket, lines in by_bucket.items()))
 
@@ -148,16 +154,20 @@ class MessageIndexWriter:
 _BUCKETS = 64  # spill files: few enough to keep open, and each a small part of the words
 
 
-def _bucket(shard: str) -> int:
-    return zlib.crc32(shard.encode()) % _BUCKETS
+@functools.lru_cache(maxsize=65536)
+def _shard_of(start: str) -> tuple[str, int]:
+    """The shard of the words that start with `start` (their first characters), and its
+    spill file's bucket: asked for each word of each message, so kept."""
+    shard = shard_name(start)
+    return shard, zlib.crc32(shard.encode()) % _BUCKETS
 
 
 def _shards(spill: IO[str]) -> dict[str, dict[str, array[int]]]:
     """The shards of a spill file: for each, its words and the numbers of their messages."""
     shards: dict[str, dict[str, array[int]]] = defaultdict(lambda: defaultdict(lambda: array("q")))
     for line in spill:
-        shard, word, n = line.rstrip("\n").split("\t")
-        shards[shard][word].append(int(n))
+        word, _, found = line.rstrip("\n").rpartition("\t")
+        shards[_shard_of(word[:SHARD_KEY_CHARS])[0]][word].extend(map(int, found.split(",")))
     return shards
 
 

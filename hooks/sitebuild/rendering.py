@@ -42,9 +42,10 @@ class TranscriptRendering:
     number). In a worker process if `in_worker` and the pages show enough messages.
     `source` is the transcript the layout reads, as the build read it; `redacted` is the
     same, if it is redacted: what it redacts for a page is told here as the page is taken,
-    once, whichever process made the page. Each page's search records go to `index`, if
-    the transcript is searched, as the page is taken. What the last build of this process
-    made from the same transcript, the same way, is taken from `kept`."""
+    once, whichever process made the page. Each page's part of the transcript's search
+    index goes to `index`, if it is searched, as the page is taken. What the last build of
+    this process made from the same transcript, the same way, is taken from `kept`, and
+    its index from `kept_index`."""
 
     def __init__(self, layout: TranscriptLayout, pages: SitePages, permalink: Permalink | None,
                  text_paths: Mapping[int, str], source: MessageSource, in_worker: bool, log: logging.Logger,
