@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import operator
 import os
 import re
 import tempfile
@@ -178,14 +179,12 @@ def _write_shard(folder: str, name: str, numbers: dict[str, array[int]]) -> None
     with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
         file.write(f'{LOADED}("{name}", {{')
         for count, word in enumerate(sorted(numbers)):
-            ordered = numbers.pop(word)
-            if any(a > b for a, b in itertools.pairwise(ordered)):  # pages made out of order
-                ordered = array("q", sorted(ordered))
+            ordered = array("q", sorted(numbers.pop(word)))  # pages may be made out of order
             file.write(("," if count else "") + json.dumps(word, ensure_ascii=False) + ":[")
             for start in range(0, len(ordered), _PIECE):
                 piece = ordered[start : start + _PIECE]
                 before = ordered[start - 1] if start else 0
-                deltas = [piece[0] - before, *(b - a for a, b in itertools.pairwise(piece))]
+                deltas = itertools.chain((piece[0] - before,), map(operator.sub, piece[1:], piece))
                 file.write(("," if start else "") + ",".join(map(str, deltas)))
             file.write("]")
         file.write("});\n")
