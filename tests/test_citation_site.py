@@ -178,3 +178,18 @@ def test_the_pdf_of_the_site_holds_the_citation_and_the_opening(public_site):
     flat = " ".join(text.split())
     assert "Cite as:" in flat and "(2026, December 2)" in flat and PUBLIC_URL in flat
     assert "In the middle of a complex, multi-hour coding session" in flat
+
+
+def test_each_section_has_a_byline_with_its_date_edition_citations_and_the_pdf(public_site):
+    for src in SECTIONS.values():
+        page = soup(public_site / ("index.html" if src == "index.md" else src.replace(".md", "/index.html")))
+        byline = selected(page, "article p.essay-byline")
+        heading = byline.find_previous_sibling()
+        assert heading is not None and heading.name == "h1", src  # right under the title
+        assert byline.get_text().startswith("Published 2 December 2026 · Edition 1 · Cite · PDF"), src
+        assert byline.find_parent("details") is None and byline.has_attr("data-search-exclude")
+        cite, pdf = byline.find_all("a")
+        assert selected(page, attribute(cite, "href")).name == "details"  # the section's citations
+        box_pdf = next(a for a in selected(page, "details.cite-this").select(".cite-links a") if a.get_text() == "PDF")
+        assert attribute(pdf, "href") == attribute(box_pdf, "href") and (public_site / "essay.pdf").is_file()
+    assert soup(public_site / "print/index.html").select("p.essay-byline") == []

@@ -13,7 +13,7 @@ TRANSCRIPT = ROOT / "docs" / "transcript.jsonl"
 
 # Site furniture and editorial marks: not the author's words.
 NOT_THE_ESSAY = (".headerlink, .paragraph-link, .cite-this, .msg-snippets, .msg-previews, .editorial-mark, "
-                 ".editorial-gap, nav.essay-contents, .md-content__button")
+                 ".editorial-gap, nav.essay-contents, .md-content__button, .essay-byline")
 
 
 def page_html(site, page):

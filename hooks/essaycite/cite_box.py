@@ -30,11 +30,12 @@ def citation_list(references: dict[str, Reference]) -> etree.Element:
 
 
 def cite_box(summary: str, references: dict[str, Reference], links: list[tuple[str, str]],
-             address: str | None = None, searched: bool = False) -> etree.Element:
+             address: str | None = None, searched: bool = False, box_id: str | None = None) -> etree.Element:
     """A disclosure block: closed, it reads `summary`; open, it shows the work's permanent
     `address` (if given) and its citations, each with a button that copies it, and links.
-    The site's search finds its text only if `searched`."""
-    box = etree.Element("details", {"class": "cite-this", **({} if searched else NOT_SEARCHED)})
+    The site's search finds its text only if `searched`; `box_id`, if given, is its id."""
+    box = etree.Element("details", {"class": "cite-this", **({} if searched else NOT_SEARCHED),
+                                    **({"id": box_id} if box_id else {})})
     etree.SubElement(box, "summary").text = summary
     if address:
         line = etree.SubElement(box, "p", {"class": "cite-address"})

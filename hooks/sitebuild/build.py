@@ -134,7 +134,9 @@ class SiteBuild:
         entries are put in only when it is written (`page_written`)."""
         essay = self.essay
         if essay and src in essay.sections:
-            html += essay.section_box(src)
+            title_end = html.find("</h1>")
+            at = title_end + len("</h1>") if title_end >= 0 else 0  # under the title, or first
+            html = html[:at] + essay.byline(src) + html[at:] + essay.section_box(src)
         if self.records.citations.linked_from(src):
             html += PREVIEWS_SLOT  # filled as the page is written: no stage reads them
         if not essay:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TypedDict
 
 from essaycite import head as head_data
-from essaycite.cite_box import citation_list, cite_box, link_line
+from essaycite.cite_box import NOT_SEARCHED, citation_list, cite_box, link_line
 from essaycite.formats import downloads, message_references, references
 from essaycite.metadata import EssayMetadata, Part
 from msgref.citations import CitationRegistry
@@ -54,6 +54,9 @@ def cite_as_block(meta: EssayMetadata) -> str:
     return to_html(block)
 
 
+SECTION_BOX_ID = "cite-this-section"  # a section's citations, which its byline links to
+
+
 class CitableEssay:
     """The essay's citations on the site's pages, once every page's address is known;
     what they name of a page (its title, its paragraphs) is read from `records` once
@@ -76,7 +79,22 @@ class CitableEssay:
         return [self.section_part(src) for src in self.sections]
 
     def section_box(self, src: str) -> str:
-        return to_html(cite_box("Cite this section", references(self.meta, self.section_part(src)), self._links(src)))
+        return to_html(cite_box("Cite this section", references(self.meta, self.section_part(src)), self._links(src),
+                                box_id=SECTION_BOX_ID))
+
+    def byline(self, src: str) -> str:
+        """The line under a section's title: the essay's date and edition, a link to the
+        section's citations and one to the PDF, where a reader looks for them first."""
+        date = self.meta.published
+        line = etree.Element("p", {"class": "essay-byline", **NOT_SEARCHED})
+        line.text = f"Published {date.day} {date.strftime('%B')} {date.year} · Edition {self.meta.edition} · "
+        cite = etree.SubElement(line, "a", {"href": f"#{SECTION_BOX_ID}"})
+        cite.text = "Cite"
+        if self.pdf:
+            cite.tail = " · "
+            pdf = dict(self._links(src))["PDF"]
+            etree.SubElement(line, "a", {"href": pdf, "type": "application/pdf"}).text = "PDF"
+        return to_html(line)
 
     def message_boxes(self, src: str) -> Callable[[int], str]:
         """How to cite each message on transcript page `src`, as HTML: one box rendered for

@@ -224,6 +224,7 @@ def test_on_a_desktop_the_search_field_stays_a_tab_stop(browser, host):
         next_stop(page)
         if search_state(page)["inField"]:
             break
+    page.wait_for_function("document.getElementById('__search').checked")  # opened by the focus, after a task
     assert search_state(page) == {"open": True, "inField": True, "onButton": False}
     context.close()
     assert not problems.all(), problems.all()
