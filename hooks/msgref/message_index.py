@@ -179,7 +179,9 @@ def _write_shard(folder: str, name: str, numbers: dict[str, array[int]]) -> None
     with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
         file.write(f'{LOADED}("{name}", {{')
         for count, word in enumerate(sorted(numbers)):
-            ordered = array("q", sorted(numbers.pop(word)))  # pages may be made out of order
+            ordered = numbers.pop(word)
+            if not all(map(operator.le, ordered, itertools.islice(ordered, 1, None))):
+                ordered = array("q", sorted(ordered))  # pages made out of order (sorted makes a list: rarely)
             file.write(("," if count else "") + json.dumps(word, ensure_ascii=False) + ":[")
             for start in range(0, len(ordered), _PIECE):
                 piece = ordered[start : start + _PIECE]
