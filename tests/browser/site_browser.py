@@ -138,3 +138,25 @@ def new_page(browser: Browser, viewport: ViewportSize,
 def wait_for_material(page: Page) -> None:
     """Material's script has run: it replaces the `no-js` class of <html>."""
     page.wait_for_function("!document.documentElement.classList.contains('no-js')")
+
+
+# Colour arithmetic for scripts run in a page (the start of a function's body): a CSS
+# colour as [r, g, b, a], one colour laid over another as the browser paints it, relative
+# luminance, and the contrast of two colours (WCAG 2.2).
+COLOURS_JS = """  const rgba = (css) => {
+    const probe = document.createElement("canvas").getContext("2d");
+    probe.fillStyle = css;
+    const value = probe.fillStyle;  // "#rrggbb", or "rgba(r, g, b, a)" when not opaque
+    if (value.startsWith("#")) return [1, 3, 5].map(i => parseInt(value.slice(i, i + 2), 16)).concat(1);
+    return value.match(/[\\d.]+/g).map(Number);
+  };
+  const over = ([r, g, b, a], [R, G, B]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map(v => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+"""

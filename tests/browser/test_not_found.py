@@ -5,30 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from browser.site_browser import DESKTOP, PHONE, new_page, wait_for_material
+from browser.site_browser import COLOURS_JS, DESKTOP, PHONE, new_page, wait_for_material
 
 MISSING = ["no-such-page", "context/no/such/page/", "transcript/msg-9999.html"]
 
 # How the search form's field and button are drawn: for each, its height and the contrast
 # against the page of its edge (its border) and of its fill, each colour laid over the
 # page's background as the browser paints it (WCAG 2.2, 1.4.11 asks 3:1 of a control).
-DRAWN = """() => {
-  const rgba = (css) => {
-    const probe = document.createElement("canvas").getContext("2d");
-    probe.fillStyle = css;
-    const value = probe.fillStyle;  // "#rrggbb", or "rgba(r, g, b, a)" when not opaque
-    if (value.startsWith("#")) return [1, 3, 5].map(i => parseInt(value.slice(i, i + 2), 16)).concat(1);
-    return value.match(/[\\d.]+/g).map(Number);
-  };
-  const over = ([r, g, b, a], [R, G, B]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
-  const luminance = (rgb) => {
-    const [r, g, b] = rgb.map(v => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const contrast = (a, b) => {
-    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-    return (hi + 0.05) / (lo + 0.05);
-  };
+DRAWN = "() => {\n" + COLOURS_JS + """
   const page = over(rgba(getComputedStyle(document.body).backgroundColor), [255, 255, 255]);
   const drawn = (selector) => {
     const element = document.querySelector(selector);

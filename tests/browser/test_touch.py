@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from browser.site_browser import DESKTOP, PHONE, new_page, wait_for_material
+from browser.site_browser import COLOURS_JS, DESKTOP, PHONE, new_page, wait_for_material
 
 PARAGRAPH = "p-the-initial-deployment-attempt"  # the second paragraph of "The Context"
 TARGET_PX = 24  # WCAG 2.2, 2.5.8: a target of at least 24 × 24 CSS pixels
@@ -23,22 +23,9 @@ SHOWN = """link => ({
 # A heading's permalink as drawn: the contrast of its colour (laid over the page's
 # background) with the background, and whether it stands on the line of the heading's
 # last character, found from the boxes of that character and of the mark.
-PERMALINK = """link => {
-  const rgba = (css) => {
-    const probe = document.createElement("canvas").getContext("2d");
-    probe.fillStyle = css;
-    const value = probe.fillStyle;  // "#rrggbb", or "rgba(r, g, b, a)" when not opaque
-    if (value.startsWith("#")) return [1, 3, 5].map(i => parseInt(value.slice(i, i + 2), 16)).concat(1);
-    return value.match(/[\\d.]+/g).map(Number);
-  };
-  const over = ([r, g, b, a], [R, G, B]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
-  const luminance = (rgb) => {
-    const [r, g, b] = rgb.map(v => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
+PERMALINK = "link => {\n" + COLOURS_JS + """
   const page = over(rgba(getComputedStyle(document.body).backgroundColor), [255, 255, 255]);
   const colour = over(rgba(getComputedStyle(link).color), page);
-  const [hi, lo] = [luminance(colour), luminance(page)].sort((a, b) => b - a);
   // The heading's last character before the mark, wherever it stands (a badge's text too).
   const heading = link.parentElement;
   const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT, {
@@ -61,7 +48,7 @@ PERMALINK = """link => {
   const middle = (mark.top + mark.bottom) / 2;
   return {
     heading: heading.textContent.slice(0, 60),
-    contrast: (hi + 0.05) / (lo + 0.05),
+    contrast: contrast(colour, page),
     // the ¶'s middle within the line box of the last character, the box around that character's middle
     onLastLine: Math.abs(middle - (line.top + line.bottom) / 2) < lineHeight / 2,
     right: Math.round(box.right), width: box.width, height: box.height,
