@@ -7,15 +7,16 @@ Generates synthetic transcripts of the given sizes (most messages a few hundred 
 build's peak memory, how long `mkdocs serve` takes to rebuild after an essay page is
 edited, and how fast the transcript loads. For whole sessions, it generates a Claude
 Code log, imports it, and times in turns the build that shows every message, the same
-build in one process (no worker), the build that shows only the cited ones, and
-claude-code-transcripts on the same log (when it is installed: pip install -r
-requirements-benchmark.txt). Prints the tables and the budgets
+build in one process (no worker), the build that shows only the cited ones, and two
+peers on the same log, claude-code-transcripts and claude-code-log (when they are
+installed: pip install -r requirements-benchmark.txt). Prints the tables and the budgets
 as PASS or FAIL, and writes both to benchmark-results.md in the output folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import shutil
 import sys
 import tempfile
@@ -40,9 +41,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", help=f"transcript sizes in messages, comma-separated (default {DEFAULT_SIZES})")
     parser.add_argument("--whole-sizes", help="sessions shown whole (context: all), in messages, beside the build of "
-                                              "the cited messages and claude-code-transcripts "
+                                              "the cited messages, claude-code-transcripts and claude-code-log "
                                               f"(default {DEFAULT_WHOLE_SIZES}; empty for none)")
-    parser.add_argument("--no-peer", action="store_true", help="leave claude-code-transcripts out even if installed")
+    parser.add_argument("--no-peer", action="store_true",
+                        help="leave claude-code-transcripts and claude-code-log out even if installed")
     parser.add_argument("--quick", action="store_true",
                         help=f"a small smoke run: sizes {QUICK_SIZES}, whole sizes {QUICK_WHOLE_SIZES}, one build of "
                              "each, one serve rebuild")
@@ -109,11 +111,19 @@ def measure_size(messages: int, args, work: Path) -> report.Row:
 
 
 def peer_sentence(left_out: bool) -> str:
-    """What the whole sessions' table says of claude-code-transcripts."""
-    version = whole_session.peer_version()
-    if left_out or version is None:
-        return "claude-code-transcripts " + ("left out (--no-peer)." if left_out else "not installed.")
-    return f"claude-code-transcripts {version} renders the same log."
+    """What the whole sessions' table says of the peers."""
+    names = [peer.name for peer in whole_session.PEERS]
+    if left_out:
+        return f"{' and '.join(names)} left out (--no-peer)."
+    versions = {name: whole_session.peer_version(name) for name in names}
+    installed = [f"{name} {version}" for name, version in versions.items() if version is not None]
+    missing = [name for name, version in versions.items() if version is None]
+    parts = []
+    if installed:
+        parts.append(f"{' and '.join(installed)} {'renders' if len(installed) == 1 else 'render'} the same log")
+    if missing:
+        parts.append(f"{' and '.join(missing)} not installed")
+    return "; ".join(parts) + "."
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         f"# Build benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
         "",
-        f"Command: `python scripts/benchmark.py {' '.join(argv if argv is not None else sys.argv[1:])}`",
+        f"Command: `python scripts/benchmark.py {shlex.join(argv if argv is not None else sys.argv[1:])}`",
         f"Essay: {args.pages} pages, {args.references} references. Builds: median of {args.repeat} "
         f"(shipped site: of {5 * args.repeat}); serve rebuilds: fastest of {args.touches}; "
         f"transcript settings: {args.settings or 'as in mkdocs.yml'}; the hooks' bytecode written before the builds. "

@@ -103,10 +103,14 @@ def test_a_generated_claude_code_log_imports_to_exactly_its_messages(tmp_path):
     assert claude_log.write_log(tmp_path / "again.jsonl", 300, seed=3) == stats
 
 
-def whole(every, cited, peer, peak_mb=150, messages=6000, single=None, rebuilds=(0.6, 0.5)):
+def whole(every, cited, peer, peak_mb=150, messages=6000, single=None, rebuilds=(0.6, 0.5), log_peer=None):
+    """A whole-session row; `peer` and `log_peer` are the seconds of claude-code-transcripts
+    and claude-code-log (None: not measured)."""
+    peers = {name: Run(seconds, 80 * 2**20, "") for name, seconds in
+             (("claude-code-transcripts", peer), ("claude-code-log", log_peer)) if seconds is not None}
     return whole_session.WholeRow(messages, 40 * 10**6, 20 * 10**6, Run(every, peak_mb * 10**6, ""),
-                                  Run(single or every * 1.25, 1, ""), Run(cited, 1, ""),
-                                  None if peer is None else Run(peer, 1, ""), PageStats(12, 500, 10**6), *rebuilds)
+                                  Run(single or every * 1.25, 1, ""), Run(cited, 1, ""), peers,
+                                  PageStats(12, 500, 10**6), *rebuilds)
 
 
 def test_whole_session_budgets_pass_fail_and_skip():
@@ -126,10 +130,47 @@ def test_whole_session_budgets_pass_fail_and_skip():
     [(passed, text)] = report.whole_budgets([whole(9.0, 1.2, None, peak_mb=600, messages=100_000)])
     assert passed is None and text == ("100,000 messages, every message shown: no budget past 10,000 messages "
                                        "(9.00 s, peak memory 600 MB)")
-    table = report.whole_table([whole(2.0, 1.0, 6.0), whole(2.0, 1.0, None)])
-    assert "| 2.00 s | 2.50 s | 20% | 1.00 s | 2.00x | 6.00 s | 3.0x |" in table[2]
-    assert "| not measured | – |" in table[3]
+    table = report.whole_table([whole(2.0, 1.0, 6.0, log_peer=3.0), whole(2.0, 1.0, None)])
+    assert "| claude-code-transcripts (time, peak RSS) | Times faster | claude-code-log (time, peak RSS) " in table[0]
+    assert all(line.count("|") == table[0].count("|") for line in table)
+    assert "| 2.00 s | 2.50 s | 20% | 1.00 s | 2.00x | 6.00 s, 80 MiB | 3.0x | 3.00 s, 80 MiB | 1.5x |" in table[2]
+    assert "| not measured | – | not measured | – |" in table[3]
     assert table[2].endswith("| 0.60 s / 0.50 s (1.20x) |")
+
+
+def test_claude_code_log_is_reported_not_judged():
+    # Slower than the site's build by less than 3x, it fails no budget; without
+    # claude-code-transcripts, the one budget on a peer is skipped.
+    assert all(passed for passed, _ in report.whole_budgets([whole(2.0, 1.2, 6.5, log_peer=2.5)]))
+    skipped = [text for passed, text in report.whole_budgets([whole(2.0, 1.2, None, log_peer=2.5)])
+               if passed is None]
+    assert len(skipped) == 1 and "claude-code-transcripts" in skipped[0]
+    table = report.whole_table([whole(2.0, 1.0, None, log_peer=2.5)])
+    assert "| not measured | – | 2.50 s, 80 MiB | 1.2x |" in table[2]
+
+
+def test_the_peer_sentence_names_each_peer(monkeypatch):
+    versions = {"claude-code-transcripts": "0.6", "claude-code-log": "1.7.0"}
+    monkeypatch.setattr(whole_session, "peer_version", versions.get)
+    assert benchmark.peer_sentence(left_out=False) == (
+        "claude-code-transcripts 0.6 and claude-code-log 1.7.0 render the same log.")
+    assert benchmark.peer_sentence(left_out=True) == "claude-code-transcripts and claude-code-log left out (--no-peer)."
+    del versions["claude-code-log"]
+    assert benchmark.peer_sentence(left_out=False) == (
+        "claude-code-transcripts 0.6 renders the same log; claude-code-log not installed.")
+    versions.clear()
+    assert benchmark.peer_sentence(left_out=False) == "claude-code-transcripts and claude-code-log not installed."
+
+
+def test_the_peers_write_only_in_their_own_folder(tmp_path):
+    log, out = tmp_path / "session.jsonl", tmp_path / "peer"
+    for peer in whole_session.PEERS:
+        command = whole_session.peer_command(peer, peer.name, log, out)
+        assert command[:3] == ["env", f"HOME={out}", peer.name]
+        written = command[command.index("-o") + 1]
+        assert written == str(out) or written.startswith(str(out) + "/")
+    log_peer = next(peer for peer in whole_session.PEERS if peer.name == "claude-code-log")
+    assert "--no-cache" in log_peer.arguments(log, out)
 
 
 def test_whole_session_sizes():

@@ -1,8 +1,9 @@
 """The whole session on the site: a generated Claude Code log, imported, built with every
 message shown (`context: all`), beside the same build without a worker process, the
-build that shows only the cited messages, and claude-code-transcripts rendering the
-same log, all in turns; then a development server's rebuild after an essay page is
-edited, with every message shown and with the cited ones, in turns.
+build that shows only the cited messages, and two peers, claude-code-transcripts and
+claude-code-log, rendering the same log, all in turns; then a development server's
+rebuild after an essay page is edited, with every message shown and with the cited
+ones, in turns.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -19,7 +21,6 @@ from pathlib import Path
 from . import claude_log, measure, project, synthetic
 from .measure import MeasureError, PageStats, Run
 
-PEER = "claude-code-transcripts"  # installed by requirements-benchmark.txt
 IMPORTER = project.ROOT / "scripts" / "import_transcript.py"
 
 
@@ -31,7 +32,7 @@ class WholeRow:
     every: Run  # the build that shows every message
     single: Run  # the same build in one process (`render_in_worker: false`)
     cited: Run  # the build that shows only the cited messages
-    peer: Run | None  # claude-code-transcripts on the same log, if installed
+    peers: dict[str, Run]  # by name, the peers that rendered the same log (those installed)
     pages: PageStats
     rebuild_every: float  # seconds of a serve rebuild after an essay page is edited, every message shown
     rebuild_cited: float  # the same, the cited messages shown
@@ -51,23 +52,45 @@ class WholeRow:
         """The part of the one-process build that the worker process saves."""
         return 1 - self.every.seconds / self.single.seconds
 
-    @property
-    def speedup(self) -> float | None:
-        """How many times faster than the peer the whole session builds."""
-        return None if self.peer is None else self.peer.seconds / self.every.seconds
+    def speedup(self, name: str) -> float | None:
+        """How many times faster than the peer `name` the whole session builds, if it was measured."""
+        run = self.peers.get(name)
+        return None if run is None else run.seconds / self.every.seconds
 
 
-def peer_program() -> str | None:
-    """claude-code-transcripts, beside this Python (in its virtual environment) or on PATH."""
+@dataclass(frozen=True)
+class Peer:
+    """Another program that renders a Claude Code log as HTML (requirements-benchmark.txt installs it)."""
+    name: str  # its command and its package
+    arguments: Callable[[Path, Path], list[str]]  # for the log and a folder of the peer's own
+
+
+PEERS = (
+    Peer("claude-code-transcripts", lambda log, out: ["json", str(log), "-o", str(out)]),
+    # One HTML file, and no cache (it keeps one for folders of logs), so that every run
+    # does the whole work.
+    Peer("claude-code-log", lambda log, out: [str(log), "-o", str(out / "session.html"), "--no-cache"]),
+)
+
+
+def peer_program(name: str) -> str | None:
+    """The peer's command, beside this Python (in its virtual environment) or on PATH."""
     here = str(Path(sys.executable).parent)
-    return shutil.which(PEER, path=os.pathsep.join([here, os.environ.get("PATH", "")]))
+    return shutil.which(name, path=os.pathsep.join([here, os.environ.get("PATH", "")]))
 
 
-def peer_version() -> str | None:
+def peer_version(name: str) -> str | None:
     try:
-        return metadata.version(PEER)
+        return metadata.version(name)
     except metadata.PackageNotFoundError:
         return None
+
+
+def peer_command(peer: Peer, program: str, log: Path, out: Path) -> list[str]:
+    """The peer's command, with `out` as its home: whatever it would read or keep in the
+    user's home (~/.claude, caches) stays in the benchmark's folder. `env` replaces itself
+    with the peer, so the time and peak memory measured are the peer's."""
+    return ["env", f"HOME={out}", program, *peer.arguments(log, out)]
 
 
 def import_log(log: Path, transcript: Path) -> None:
@@ -93,15 +116,18 @@ def measure_whole(messages: int, args, work: Path, use_peer: bool = True) -> Who
         settings = {**args.settings, **variant}
         sites[name] = project.synthetic_site(folder / name, essay.pages, transcript, settings)["hook"]
     runners = {name: functools.partial(measure.build, path, folder / f"site-{name}") for name, path in sites.items()}
-    peer = peer_program() if use_peer else None
-    if peer:
-        out = folder / "peer-output"
-        runners["peer"] = functools.partial(measure.timed, [peer, "json", str(log), "-o", str(out)], folder,
-                                            folder / "peer.log")
+    for peer in PEERS if use_peer else ():
+        program = peer_program(peer.name)
+        if program:
+            out = folder / peer.name
+            out.mkdir()
+            runners[peer.name] = functools.partial(measure.timed, peer_command(peer, program, log, out), folder,
+                                                   folder / f"{peer.name}.log")
     runs = measure.typical(runners, args.repeat)
     pages = measure.transcript_page_stats(folder / "site-every", project.transcript_settings(args.settings).folder)
     first_page = next(iter(essay.pages))
     rebuilds = measure.serve_rebuilds_in_turns(
         {name: (sites[name], sites[name] / "docs" / first_page) for name in ("every", "cited")}, args.touches)
     return WholeRow(messages, log.stat().st_size, transcript.stat().st_size, runs["every"], runs["single"],
-                    runs["cited"], runs.get("peer"), pages, rebuilds["every"][0], rebuilds["cited"][0])
+                    runs["cited"], {peer.name: runs[peer.name] for peer in PEERS if peer.name in runs}, pages,
+                    rebuilds["every"][0], rebuilds["cited"][0])
