@@ -24,6 +24,7 @@ from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
 from sitebuild.files import check_links, check_page_texts, folder_clash, transcript_copy
 from sitebuild.generated import GeneratedFile, WrittenFile
+from sitebuild.page_list import show_transcript_page
 from sitebuild.settings import check_site_text, title_problem
 from sitebuild.site_config import nav_problems, read_site_config, title_setting_problems
 from sitebuild.site_folder import SITE_FOLDER, holds_a_source, output_problem
@@ -154,6 +155,7 @@ def on_page_context(context: TemplateContext, page: Page, config: MkDocsConfig, 
         anchors, contents = added
         page.present_anchor_ids = _AnchorIds(page.present_anchor_ids, anchors)
         page.toc.items[0].children.extend(AnchorLink(title, anchor, 2) for anchor, title in contents)
+    show_transcript_page(nav.items, nav.pages, page, build.layout.page_sources())
     return context
 
 

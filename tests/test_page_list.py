@@ -3,10 +3,16 @@ page's contents, the generated "How to cite" page, and the transcript's introduc
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import markdown
 import pytest
-from bs4 import BeautifulSoup
+import yaml
+from bs4 import BeautifulSoup, Tag
 
+from conftest import attribute, built_cleanly, found, selected, soup
 from sitebuild.generated import transcript_intro
 from sitebuild.how_to_cite import FIRST_MESSAGE, FIRST_PARAGRAPH, how_to_cite_markdown
 from sitebuild.page_list import CONTENTS_SLOT, ContentsSlot, PageList, page_title
@@ -116,3 +122,68 @@ def test_the_transcripts_introduction_is_true_to_what_its_pages_show(
 def test_the_introduction_links_the_note_on_the_text_when_there_is_one() -> None:
     intro = transcript_intro(layout_of(records(), context=None), "../note-on-the-text.md")
     assert intro.endswith(" See the [note on the text](../note-on-the-text.md).")
+
+
+# --- the transcript's entry in the navigation, on a built site -----------------------------
+
+HOOK = Path(__file__).resolve().parent.parent / "hooks" / "mkdocs_hook.py"
+# Ten messages, three a page: pages of messages 1–3, 4–6, 7–9 and 10.
+TRANSCRIPT_PAGES = {"transcript/": "1–3", "transcript/page-2/": "4–6", "transcript/page-3/": "7–9",
+                    "transcript/page-4/": "10–10"}
+
+
+@pytest.fixture(scope="module", params=["at the top", "in a section"])
+def paged_site(request, tmp_path_factory) -> Path:
+    project = tmp_path_factory.mktemp("nav")
+    records = [{"n": n, "speaker": "user", "provenance": "verbatim", "text": f"text {n}"} for n in range(1, 11)]
+    (project / "transcript.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (project / "docs").mkdir()
+    (project / "docs" / "index.md").write_text("# Essay\n\nIt cites [msg 2] and [msg 8].\n")
+    (project / "docs" / "note-on-the-text.md").write_text("# Note on the text\n")
+    transcript: Any = "transcript/index.md"
+    if request.param == "in a section":
+        transcript = {"The session": [transcript]}
+    config = {
+        "site_name": "Paged", "site_url": "http://127.0.0.1:8000/", "theme": {"name": "material"},
+        "nav": ["index.md", "note-on-the-text.md", transcript], "hooks": [str(HOOK)],
+        "markdown_extensions": ["attr_list", {"toc": {"permalink": True}}],
+        "validation": {"omitted_files": "warn", "unrecognized_links": "warn", "anchors": "warn"},
+        "extra": {"transcript": {"source": "transcript.jsonl", "messages_per_page": 3, "context": "all",
+                                 "search": False, "redact": False}},
+    }
+    (project / "mkdocs.yml").write_text(yaml.safe_dump(config))
+    return built_cleanly(project)
+
+
+def primary_nav(page: BeautifulSoup) -> Tag:
+    return selected(page, "nav.md-nav--primary")
+
+
+def transcript_entries(page: BeautifulSoup) -> list[Tag]:
+    """The links of the site's navigation to a page of the transcript."""
+    return [a for a in primary_nav(page).select("a.md-nav__link") if a.get_text(strip=True).startswith("Transcript")]
+
+
+def test_the_navigation_names_and_marks_the_transcript_page_shown(paged_site: Path) -> None:
+    for url, messages in TRANSCRIPT_PAGES.items():
+        page = soup(paged_site / url / "index.html")
+        links = transcript_entries(page)
+        assert [a.get_text(strip=True) for a in links] == [f"Transcript, messages {messages}"], url
+        assert attribute(links[0], "href") == "./"
+        assert primary_nav(page).select("a.md-nav__link--active") == links, url  # the one page marked as shown
+        item = found(links[0].find_parent("li"), "the entry's item")
+        assert "md-nav__item--active" in item["class"]
+        section = item.find_parent("li", class_="md-nav__item--nested")
+        if section is not None:  # the section that lists the transcript is open, as the page's own
+            assert "md-nav__item--active" in section["class"]
+            assert found(section.find("input"), "the section's toggle").has_attr("checked")
+
+
+def test_elsewhere_the_navigation_names_the_transcript_by_its_first_page(paged_site: Path) -> None:
+    for url, href, title in [("", "transcript/", "Essay"), ("note-on-the-text/", "../transcript/", "Note on the text")]:
+        page = soup(paged_site / url / "index.html")
+        assert [(a.get_text(strip=True), a["href"]) for a in transcript_entries(page)] == [
+            ("Transcript, messages 1–3", href)], url
+        assert [a.get_text(strip=True) for a in primary_nav(page).select("a.md-nav__link--active")] == [title]
+    not_found = soup(paged_site / "404.html")  # made before any page
+    assert [a.get_text(strip=True) for a in transcript_entries(not_found)] == ["Transcript, messages 1–3"]

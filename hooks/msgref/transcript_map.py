@@ -4,7 +4,8 @@ transcript does not hold drawn as gaps, and a mark for each message the essay ci
 linked to its entry and naming the pages that cite it.
 
 Its size does not grow with the transcript: the strip is drawn in at most `MAX_BINS`
-stretches, and marks too close to tell apart are drawn, and linked, as one.
+stretches, and marks too close to tell apart are drawn, and linked, as one. The list
+under it, folded away, names and links every cited message, however close.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ class Mark:
     last: int
     cited: tuple[int, ...]  # the cited messages it stands for
     pages: tuple[str, ...]  # the titles of the pages citing them, in reading order
+    cited_in: tuple[tuple[str, ...], ...]  # the titles of the pages citing each of them
 
     @property
     def label(self) -> str:
@@ -108,7 +110,8 @@ def marks(strip: Strip, cited: list[tuple[int, list[str]]]) -> list[Mark]:
     found = []
     for group in groups:
         titles = list(dict.fromkeys(title for _, names in group for title in names))
-        found.append(Mark(group[0][0], group[-1][0], tuple(n for n, _ in group), tuple(titles)))
+        found.append(Mark(group[0][0], group[-1][0], tuple(n for n, _ in group), tuple(titles),
+                          tuple(tuple(dict.fromkeys(names)) for _, names in group)))
     return found
 
 
@@ -134,16 +137,23 @@ def map_figure(strip: Strip, found: list[Mark], href_of: Callable[[int], str],
     etree.SubElement(caption, "p", {"class": "msg-map__summary"}).text = said
     caption.append(_key(this_page is not None))
     if found:
-        listed = etree.SubElement(caption, "details", {"class": "msg-map__list"})
-        etree.SubElement(listed, "summary").text = "The cited messages as a list"
-        items = etree.SubElement(listed, "ul")
-        for mark in found:
-            item = etree.SubElement(items, "li")
-            link = etree.SubElement(item, "a", {"href": href_of(mark.first)})
-            link.text = mark.which
-            if mark.pages:
-                link.tail = f": cited in {_listed(mark.pages)}"
+        caption.append(_cited_list(found, href_of))
     return figure
+
+
+def _cited_list(found: list[Mark], href_of: Callable[[int], str]) -> etree.Element:
+    """The cited messages as a list, folded away: an item for each, however close the
+    messages sit, as the map's marks may stand for several and link to the first."""
+    listed = etree.Element("details", {"class": "msg-map__list"})
+    etree.SubElement(listed, "summary").text = "The cited messages as a list"
+    items = etree.SubElement(listed, "ul")
+    for mark in found:
+        for n, pages in zip(mark.cited, mark.cited_in, strict=True):
+            link = etree.SubElement(etree.SubElement(items, "li"), "a", {"href": href_of(n)})
+            link.text = f"Message {n}"
+            if pages:
+                link.tail = f": cited in {_listed(pages)}"
+    return listed
 
 
 def summary(strip: Strip, found: list[Mark]) -> str:

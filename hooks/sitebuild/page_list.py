@@ -2,6 +2,9 @@
 sections in mkdocs.yml): the navigation, and the contents the home page shows where it
 asks for them.
 
+The navigation lists the transcript's first page alone, as a whole session has hundreds:
+on each other page of the transcript, that page takes its place (`show_transcript_page`).
+
 A page asks for the contents with a line of its own reading CONTENTS_SLOT. The contents
 are Markdown, put in before the page is converted, so that they are converted (headings,
 links, paragraph ids) like the rest of the page.
@@ -11,8 +14,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from markdown import Markdown
 from markdown.extensions import Extension
@@ -61,6 +65,49 @@ class PageList:
             '<nav class="essay-contents" aria-label="Contents" markdown>', "", "## Contents", "", *items, "",
             f"Also here: {'; '.join(also[:-1])}; and {also[-1]}.", "", "</nav>",
         ])
+
+
+class SourceFile(Protocol):
+    @property
+    def src_uri(self) -> str: ...
+
+
+class NavPage(Protocol):
+    """A page as the generator's navigation holds it, as far as the transcript's entry needs it."""
+
+    parent: Any  # the section listing it, None at the navigation's top
+    active: bool  # whether it is the page shown: set, it sets its sections' too
+
+    @property
+    def file(self) -> SourceFile: ...
+
+
+def show_transcript_page(entries: list[Any], listed: Sequence[NavPage], page: NavPage,
+                         transcript: Sequence[str]) -> None:
+    """Makes the transcript's entry in the navigation, before `page` is rendered, `page`
+    itself if it is a page of the transcript that the navigation does not list: the entry
+    then names that page's messages and is marked as the page shown. On any other page the
+    entry is the first page, as listed.
+
+    `entries` are the navigation's top entries, `listed` its pages, and `transcript` the
+    sources of the transcript's pages, from the first."""
+    first = next((listed_page for listed_page in listed if listed_page.file.src_uri == transcript[0]), None)
+    if first is None:  # a navigation written without the transcript
+        return
+    in_nav = {id(listed_page) for listed_page in listed}
+
+    def unlisted(entry: object) -> bool:
+        """Whether `entry` is a page of the transcript that the navigation does not list."""
+        return id(entry) not in in_nav and getattr(getattr(entry, "file", None), "src_uri", None) in transcript
+
+    siblings = entries if first.parent is None else first.parent.children
+    # The entry's place: the first page's, or that of another page of the transcript shown before.
+    place = next(i for i, entry in enumerate(siblings) if entry is first or unlisted(entry))
+    shown = page if unlisted(page) else first
+    siblings[place] = shown
+    if shown is page and first.parent is not None:
+        page.parent = first.parent
+        page.active = True  # again, now that it has a section: the section opens as the page's own
 
 
 def transcript_scope(shows_all: bool) -> str:
