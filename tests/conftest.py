@@ -80,6 +80,12 @@ def attribute(element: Tag, name: str) -> str:
     return value
 
 
+def entry_of(page: Tag, n: int) -> Tag:
+    """What a transcript page shows of message `n` under its heading: its words, its tool
+    call or its output; the test fails when the page does not show it."""
+    return selected(page, f'.msg-item[data-msg="{n}"] > .msg-entry')
+
+
 def message_in(transcript: MessageSource, n: int) -> Message:
     """Message `n` of `transcript`; the test fails when the transcript does not hold it."""
     return found(transcript.get(n), f"message {n}")

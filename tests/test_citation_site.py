@@ -7,7 +7,7 @@ import subprocess
 
 import extruct  # type: ignore[import-untyped]  # extruct ships no type hints
 import pytest
-from bs4 import Tag
+from bs4 import BeautifulSoup, Tag
 
 from conftest import PUBLIC_URL, TRANSCRIPT, attribute, found, selected, soup
 from essay_source import SECTIONS
@@ -145,9 +145,13 @@ def test_every_page_has_a_link_preview(public_site, path):
 
 def test_each_message_offers_its_citation_and_address(public_site):
     document = soup(public_site / "transcript/index.html")
+    # One panel a page, which each message's "Cite" makes out for its number (message-cite.js).
+    template = selected(document, "template#msg-cite-template")
+    hole = attribute(template, "data-number")
     for n in MESSAGES:
-        box = found(selected(document, f"#msg-{n}").find_next("details", class_="cite-this"), f"Cite this message {n}")
-        assert selected(box, "summary").get_text() == "Cite this message"
+        assert selected(document, f'.msg-item[data-msg="{n}"] .msg-cite-button').get_text() == "Cite"
+        box = BeautifulSoup(template.decode_contents().replace(hole, str(n)), "html.parser")
+        assert selected(box, ".msg-cite-panel__title").get_text() == "Cite this message"
         address = f"{PUBLIC_URL}transcript/#msg-{n}"
         assert selected(box, ".cite-address a")["href"] == address
         assert selected(box, ".cite-address button.cite-copy")["data-copy"] == address

@@ -13,7 +13,7 @@ import re
 import pytest
 from bs4 import Tag
 
-from conftest import build, copy_project, found, selected, soup
+from conftest import build, copy_project, entry_of, found, selected, soup
 
 SECRET_KEY = "sk-ant-" + "api03-" + "k" * 40  # fake, built at run time
 LONG_TEXT = "".join(f"line {i}: " + "word " * 20 + "\n" for i in range(400))  # about 46,000 characters
@@ -254,6 +254,6 @@ def test_a_secret_used_as_a_key_is_redacted_and_reported(hostile_site):
     for path in site.rglob("*"):
         if path.is_file():
             assert SECRET_KEY.encode() not in path.read_bytes(), path
-    heading = selected(soup(site / "transcript/index.html"), "#msg-9001")
-    entry = found(heading.find_next(class_="msg-tool"), "the tool call of message 9001")
-    assert json.loads(selected(entry, "pre").get_text())["[REDACTED: anthropic-key]"] == "a secret as a key"
+    entry = entry_of(soup(site / "transcript/index.html"), 9001)
+    other_input = json.loads(selected(entry, ".msg-tool details.msg-fold pre").get_text())
+    assert other_input == {"[REDACTED: anthropic-key]": "a secret as a key"}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import import_transcript
-from conftest import build, found, message_in, selected, soup
+from conftest import build, entry_of, message_in, soup
 from msgref.redact import RedactedTranscript, Redactor
 from msgref.schema import message_from_record, record_of
 from msgref.seal import seal_of, sealed
@@ -269,7 +269,7 @@ def test_the_site_shows_a_sealed_line_as_imported_and_redacts_edited_or_foreign_
     document = soup(tmp_path / "site" / "transcript" / "index.html")
 
     def body(n: int) -> str:
-        return found(selected(document, f"#msg-{n}").find_next(class_="msg-body"), f"message {n}'s body").get_text()
+        return entry_of(document, n).get_text()
 
     assert f"trusted {KEY}" in body(9001)
     assert "edited! [REDACTED: anthropic-key]" in body(9002) and KEY not in body(9002)

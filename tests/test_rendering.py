@@ -38,7 +38,7 @@ class DirectoryPages:
 def rendering_of(layout: TranscriptLayout, texts: dict[int, str], kept: LastMade[_Made],
                  kept_texts: SetAside | None = None, index: MessageIndexWriter | None = None,
                  kept_index: SetAside | None = None) -> TranscriptRendering:
-    return TranscriptRendering(layout, DirectoryPages(), None, texts, layout.transcript, False,
+    return TranscriptRendering(layout, DirectoryPages(), texts, layout.transcript, False,
                                logging.getLogger("test"), kept, kept_texts or SetAside(), index,
                                kept_index or SetAside())
 

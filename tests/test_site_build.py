@@ -9,7 +9,7 @@ from typing import cast
 import markdown
 from bs4 import BeautifulSoup
 
-from conftest import ESSAY, copy_project, found, selected
+from conftest import ESSAY, attribute, copy_project, found, selected
 from msgref.snippets import to_html
 from msgref.transcript_layout import TranscriptLayout
 from sitebuild.build import SiteBuild
@@ -84,19 +84,28 @@ def test_the_build_runs_with_python_markdown_alone(caplog, tmp_path):
     assert set(downloads) == {"cite/essay.bib", "cite/essay-biblatex.bib", "cite/essay.ris", "cite/essay.json"}
     ris = downloads["cite/essay.ris"]
     assert isinstance(ris, str) and ris.count("TY  - ELEC") == 8
-    shown = found(selected(transcript, "#msg-5852").find_next("details", class_="cite-this"), "Cite this message 5852")
-    assert selected(shown, ".cite-address a")["href"] == "http://127.0.0.1:8000/transcript/#msg-5852"
+    template = selected(transcript, "template#msg-cite-template")
+    panel = BeautifulSoup(template.decode_contents().replace(attribute(template, "data-number"), "5852"), "html.parser")
+    assert selected(panel, ".cite-address a")["href"] == "http://127.0.0.1:8000/transcript/#msg-5852"
 
 
-def test_each_message_box_made_from_one_template_is_the_box_made_for_it_alone():
+def test_the_one_panel_of_a_page_made_out_for_a_message_is_the_panel_made_for_it_alone():
     essay = found(read_site_config(read_config(ESSAY / "mkdocs.yml"), str(ESSAY)).essay, "the essay's settings")
-    # A stand-in that shows every number on the one page: the boxes ask the layout nothing else.
+    # A stand-in that shows every number on the one page: the panel asks the layout nothing else.
     layout = cast(TranscriptLayout, SimpleNamespace(src_of=lambda n: "transcript/index.md"))
+
+    def check(citing: CitableEssay, numbers: list[int]) -> str:
+        made = citing.message_cite_template("transcript/index.md")
+        hole = attribute(selected(BeautifulSoup(made, "html.parser"), "template#msg-cite-template"), "data-number")
+        panel = made[made.index(">") + 1 : -len("</template>")]  # as written, not as a parser writes it again
+        for n in numbers:
+            made_out = panel.replace(hole, str(n))
+            assert made_out == to_html(citing._message_panel(n, "transcript/")), n
+        return hole
+
     citing = CitableEssay(essay, PageRecords({}), SimpleNamespace(url=url_of), layout)
-    boxes = citing.message_boxes("transcript/index.md")
-    for n in [1, 10, 5852, 99999, 987654321987654321]:
-        assert boxes(n) == to_html(citing._message_box(n, "transcript/")), n
-    # A title that holds the number the template is made with: each box is made for its message.
+    assert check(citing, [1, 10, 5852, 99999, 987654321987654321]) == "987654321987654321"
+    # A title that holds the number the template is first made with: another is taken.
     titled = replace(essay, meta=replace(essay.meta, title="Essay 987654321987654321"))
     citing = CitableEssay(titled, PageRecords({}), SimpleNamespace(url=url_of), layout)
-    assert citing.message_boxes("transcript/index.md")(7) == to_html(citing._message_box(7, "transcript/"))
+    assert check(citing, [7, 5852]) == "918273645546372819"

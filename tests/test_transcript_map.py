@@ -87,21 +87,23 @@ def test_a_line_names_the_numbers_not_in_the_transcript(built_site):
     assert page.select(".msg-gap") == []  # every message of the transcript is shown: none left out
 
 
-def test_provenance_is_said_once_per_entry(built_site):
+def test_provenance_is_said_once_by_a_description_and_once_a_page_for_quotations(built_site):
     page = soup(built_site / "transcript/index.html")
     entries = page.select(".msg-item .msg-entry")
     assert len(entries) == 7
-    for entry in entries:
-        text = " ".join(entry.get_text(" ").split())
-        said = text.count("not quoted") + text.count("Quoted verbatim")
-        assert said == 1, text
     number: dict[int, Tag] = {}
     for entry in entries:
         item = found(entry.find_parent(class_="msg-item"), "the message of an entry")
         number[int(attribute(item, "data-msg"))] = entry
+    for entry in number.values():
+        text = " ".join(entry.get_text(" ").split())
+        described = "msg-body--described" in str(entry)
+        assert text.count("not quoted") == described and "verbatim" not in text.lower(), text
     assert selected(number[5853], ".msg-body__label").text.startswith("Described, not quoted.")
-    assert number[5853].select(".msg-provenance") == []
-    assert selected(number[5855], ".msg-provenance").text == "Quoted verbatim."
+    assert page.select(".msg-provenance") == []
+    # The introduction says it for every quotation.
+    intro = found(selected(page, "h1").find_next("p"), "the introduction").get_text()
+    assert "A message the essay quotes is shown word for word" in intro
 
 
 def test_cited_entries_are_marked(built_site):
@@ -195,6 +197,23 @@ def test_the_map_links_across_pages(paged_site):
     assert selected(page, ".msg-map__mixed title").text.startswith("Partly in the transcript: messages ")
 
 
+def test_the_list_has_an_item_for_each_cited_message_the_map_draws_as_one(paged_site):
+    path = paged_site / "transcript/page-10/index.html"
+    page = soup(path)
+    assert len(page.select("figure.msg-map svg a")) == 3  # 150 and 151 drawn as one mark
+    listed = selected(page, "figure.msg-map details.msg-map__list")
+    assert selected(listed, "summary").text == "The cited messages as a list"
+    items = listed.select("li")
+    page_of_150 = NUMBERS.index(150) // 10 + 1
+    assert [(selected(li, "a").text, li.text) for li in items] == [
+        (f"Message {n}", f"Message {n}: cited in “Essay”") for n in CITED]
+    assert [selected(li, "a")["href"] for li in items] == [
+        "../#msg-3", f"../page-{page_of_150}/#msg-150", f"../page-{page_of_150}/#msg-151", "../page-35/#msg-398"]
+    for li in items:
+        target, fragment = page_file(paged_site, path, attribute(selected(li, "a"), "href"))
+        assert found(soup(target).find(id=fragment), fragment).name == "h2"
+
+
 def test_numbers_not_in_the_transcript_between_entries(paged_site):
     page = soup(paged_site / "transcript/index.html")
     lines = page.select(".msg-absent")
@@ -213,8 +232,28 @@ def test_the_map_of_a_hundred_thousand_messages_stays_small():
     cited_marks = marks(strip, cited)
     assert 10 < len(cited_marks) <= 40 and sum(len(mark.cited) for mark in cited_marks) == len(cited)
     figure = map_figure(strip, cited_marks, lambda n: f"#msg-{n}", (1, 500))
-    assert sum(1 for _ in figure.iter()) < 600
-    assert len(etree.tostring(figure)) < 60_000
+    svg = found(figure.find("svg"), "the map's drawing")
+    assert sum(1 for _ in svg.iter()) < 600
+    assert len(etree.tostring(svg)) < 60_000
+    # The list, folded away, grows with what the essay cites alone: an item, and its link, for each.
+    listed = found(figure.find("figcaption/details"), "the list of cited messages")
+    assert len(listed.findall("ul/li")) == len(cited) and sum(1 for _ in listed.iter()) == 3 + 2 * len(cited)
+
+
+def test_the_list_names_each_cited_message_and_the_pages_citing_it():
+    strip = found(number_strip(list(range(1, 10_001))), "the numbers' strip")
+    cited = [(5843, ["A", "B"]), (5844, ["B", "B"]), (5852, []), *((n, ["C"]) for n in range(5853, 5857)),
+             (9000, ["A", "B", "C", "D", "E", "F"])]
+    cited_marks = marks(strip, cited)
+    assert [(mark.first, mark.last) for mark in cited_marks] == [(5843, 5856), (9000, 9000)]
+    page = BeautifulSoup(to_html(map_figure(strip, cited_marks, lambda n: f"p{n // 1000}/#msg-{n}")), "html.parser")
+    assert [a["href"] for a in page.select("svg a")] == ["p5/#msg-5843", "p9/#msg-9000"]
+    items = page.select("details.msg-map__list > ul > li")
+    assert [attribute(selected(li, "a"), "href") for li in items] == [f"p{n // 1000}/#msg-{n}" for n, _ in cited]
+    assert [li.text for li in items] == [
+        "Message 5843: cited in “A” and “B”", "Message 5844: cited in “B”", "Message 5852",
+        *(f"Message {n}: cited in “C”" for n in range(5853, 5857)),
+        "Message 9000: cited in “A”, “B”, “C”, “D” and 2 more pages"]
 
 
 @pytest.mark.parametrize("paged", [True, False])

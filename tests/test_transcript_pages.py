@@ -8,7 +8,7 @@ from conftest import attribute, found, selected
 from msgref.citations import Citation
 from msgref.message_index import PageIndex
 from msgref.schema import Message
-from msgref.transcript_entries import BADGE, CITED_IN, ITEM, MAP, Permalink, page_entries
+from msgref.transcript_entries import BADGE, CITED_IN, ITEM, MAP, page_entries
 from msgref.transcript_layout import TranscriptLayout, cited_numbers
 from msgref.transcript_pages import ENTRIES_SLOT, cited_in_fill, page_markdown
 from sitebuild.settings import TranscriptSettings
@@ -40,8 +40,8 @@ class DirectoryLinks:
         return relative_url(self.url(target), self.url(source))
 
 
-def entries(layout, index, permalink=None, write_text=None):
-    return page_entries(layout, index, DirectoryLinks(), permalink, write_text)
+def entries(layout, index, write_text=None):
+    return page_entries(layout, index, DirectoryLinks(), write_text)
 
 
 def to_html(layout, index) -> str:
@@ -52,12 +52,6 @@ def to_html(layout, index) -> str:
 
 def render(layout, index) -> BeautifulSoup:
     return BeautifulSoup(to_html(layout, index), "html.parser")
-
-
-def neighbour_links(page: BeautifulSoup, n: int) -> list[str]:
-    """Where the links to message `n`'s neighbours lead."""
-    neighbours = found(selected(page, f"#msg-{n}").find_next(class_="msg-neighbours"), f"message {n}'s neighbours")
-    return [attribute(a, "href") for a in neighbours.find_all("a")]
 
 
 def test_pages_hold_at_most_the_configured_number_of_messages():
@@ -71,49 +65,62 @@ def test_pages_hold_at_most_the_configured_number_of_messages():
     assert layout.href(4, "essay.md") is None
 
 
-def test_each_message_has_its_anchor_speaker_text_provenance_and_neighbours():
-    page = render(layout_of(transcript(1, 2, 3, 5, 8), per_page=2), 1)
+def test_each_message_has_its_anchor_its_number_as_its_link_its_speaker_and_text():
+    messages = MemoryTranscript([{"n": n, "speaker": "user", "provenance": "verbatim", "text": f"text {n}"}
+                                 for n in (1, 2, 3, 5, 8)])
+    page = render(layout_of(messages, per_page=2), 1)
     headings = page.find_all("h2")
-    assert [(h["id"], h.text) for h in headings] == [("msg-3", "Message 3 — tool"), ("msg-5", "Message 5 — tool")]
-    assert selected(page, ".msg-body--verbatim").text == "text 3"
-    assert selected(page, ".msg-provenance").text == "Quoted verbatim."
+    assert [(h["id"], h.text) for h in headings] == [("msg-3", "Message 3 — user"), ("msg-5", "Message 5 — user")]
+    assert [attribute(selected(h, "a.msg-number"), "href") for h in headings] == ["#msg-3", "#msg-5"]
+    assert [entry.text for entry in page.select(".msg-entry")] == ["text 3", "text 5"]
+    # Said once, by the pages' introduction: no line under each message.
+    assert page.select(".msg-provenance, .msg-neighbours") == []
     # Links are the addresses the pages are served at: page 2 is transcript/page-2/.
-    neighbours = [[a["href"] for a in p.find_all("a")] for p in page.select(".msg-neighbours")]
-    assert neighbours == [["../#msg-2", "#msg-5"], ["#msg-3", "../page-3/#msg-8"]]
     steps = selected(page, ".msg-pager--top .msg-pager__steps")
     assert [(a.text, a["href"]) for a in steps.find_all("a")] == [
         ("« First", "../"), ("‹ Previous", "../"), ("Next ›", "../page-3/"), ("Last »", "../page-3/")]
     assert [a["href"] for a in page.select(".msg-pager__pages a")] == ["../", "../page-3/"]
 
 
-def test_text_that_looks_like_markdown_or_html_stays_text():
-    text = "# not a heading\n\n    <img src=x onerror=alert(1)>\n\n*not emphasis* [msg 1]"
-    page = render(layout_of(transcript(1, text=text)), 0)
-    body = selected(page, ".msg-body__text")
-    assert body.text == text
-    assert page.find("img") is None and page.find("em") is None and len(page.find_all("h1")) == 1
+def test_a_message_is_markdown_whose_html_stays_text():
+    text = ("# A heading\n\n<img src=x onerror=alert(1)>\n\n*emphasis* [msg 1] [run](javascript:alert(1)) "
+            "[site](https://example.org) ![chart](https://example.org/a.png)\n\n```python\nx = '<b>'\n```")
+    messages = MemoryTranscript([{"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": text}])
+    entry = selected(render(layout_of(messages), 0), ".msg-entry")
+    assert selected(entry, "h3").text == "A heading"  # under the message's own heading
+    assert entry.find("img") is None and "<img src=x onerror=alert(1)>" in entry.text
+    assert selected(entry, "em").text == "emphasis" and "[msg 1]" in entry.text
+    links = [(a.text, a.get("href"), a.get("rel")) for a in entry.find_all("a")]
+    assert links == [("site", "https://example.org", ["nofollow", "noopener", "ugc"]),
+                     ("Image: chart", "https://example.org/a.png", ["nofollow", "noopener", "ugc"])]
+    assert "run" in entry.text  # the link's words stay; its address does not
+    assert selected(entry, ".highlight code").text == "x = '<b>'\n" and entry.find("b") is None
 
 
 def test_imported_details_are_shown_as_text():
     page = render(layout_of(transcript(1, text="", tool_name="Bash", tool_input={"command": "<b>ls</b>"},
-                                              thinking="Let me think", source_id="toolu_1", origin="sidechain")), 0)
-    assert selected(page, ".msg-tool p").text == "Tool call: Bash"
-    assert '"command": "<b>ls</b>"' in selected(page, ".msg-tool code").text
-    assert selected(page, ".msg-thinking summary").text.startswith("Reasoning")
-    assert selected(page, ".msg-meta").text == "Source id: toolu_1 · Origin: sidechain"
+                                              thinking="Let me think", source_id="toolu_1", origin="sidechain",
+                                              timestamp="2026-03-01T09:05:00.000Z")), 0)
+    assert selected(page, ".msg-tool__name").text == "Bash"
+    assert selected(page, ".msg-command").text == "$ <b>ls</b>" and page.find("b") is None
+    assert selected(page, ".msg-thinking summary").text == "Thinking"
+    assert selected(page, ".msg-thinking p").text == "Let me think"
+    assert selected(page, ".msg-origin").text == "sidechain"
+    time = selected(page, "time.msg-time")
+    assert (time.text, time["datetime"]) == ("1 March 2026, 09:05 UTC", "2026-03-01T09:05:00+00:00")
+    assert "toolu_1" not in page.text  # the log's ids stay in the transcript file
 
 
 def test_cited_in_lists_link_back_to_each_citation():
     made = entries(layout_of(transcript(1, 2)), 0)
     citations = {1: [Citation(1, "a.md", "cite-1", "An excerpt.")]}
-    fill = cited_in_fill(citations, lambda c: f"../{c.page}#{c.anchor}", lambda src: src.upper(),
-                         lambda n: f'<p class="after">after {n}</p>')
+    fill = cited_in_fill(citations, lambda c: f"../{c.page}#{c.anchor}", lambda src: src.upper())
     filled = BeautifulSoup(made.filled(lambda kind, n: "<p>the map</p>" if kind == MAP else fill(kind, n)),
                            "html.parser")
-    first, second = filled.select(".msg-cited-in")
-    assert selected(first, "a")["href"] == "../a.md#cite-1" and selected(first, "li").text == "A.MD: “An excerpt.”"
-    assert second.text == "Not cited in the essay."
-    assert [p.text for p in filled.select(".after")] == ["after 1", "after 2"]
+    [cited_in] = filled.select(".msg-cited-in")  # an uncited message has no list
+    assert selected(cited_in, "a")["href"] == "../a.md#cite-1"
+    assert selected(cited_in, "li").text == "A.MD: “An excerpt.”"
+    assert attribute(found(cited_in.find_parent(class_="msg-item"), "its entry"), "data-msg") == "1"
     assert [item["class"] for item in filled.select("[data-msg]")] == [["msg-item", "msg-item--cited"], ["msg-item"]]
     assert [h.text for h in filled.find_all("h2")] == ["Message 1 — tool: Cited", "Message 2 — tool"]
     assert selected(filled, "p").text == "the map"
@@ -146,7 +153,6 @@ def test_only_cited_messages_and_their_context_are_shown():
         "Not shown: messages 7–13 (7 messages), which the essay does not cite.",
         "Not shown: messages 17–20 (4 messages), which the essay does not cite.",
     ]
-    assert neighbour_links(page, 6) == ["#msg-5", "#msg-14"]
     summary = selected(page, ".msg-summary").text
     assert "20 messages" in summary
     assert "the 2 that the essay cites and the 1 before and after each, 6 in all" in summary
@@ -169,8 +175,6 @@ def test_shown_messages_are_paginated_with_links_across_pages():
     assert layout.pages == [[3, 4, 5], [6, 7, 18], [19, 20, 21], [22]]
     page = render(layout, 1)
     assert [h["id"] for h in page.find_all("h2")] == ["msg-6", "msg-7", "msg-18"]
-    assert neighbour_links(page, 6) == ["../#msg-5", "#msg-7"]
-    assert neighbour_links(page, 18) == ["#msg-7", "../page-3/#msg-19"]
     assert len(page.select(".msg-gap")) == 1 and len(render(layout, 3).select(".msg-gap")) == 1
 
 
@@ -184,7 +188,7 @@ def test_a_long_message_is_cut_and_linked_to_its_whole_text():
     text = "\n".join(f"line {i} of the output" for i in range(40))
     layout = layout_of(transcript(1, 2, text=text), message_chars=100)
     page = render(layout, 0)
-    shown = selected(page, ".msg-body__text").text
+    shown = selected(page, ".msg-output code").text
     assert text.startswith(shown) and len(shown) <= 100 and shown.endswith("of the output")
     note = selected(page, ".msg-cut")
     assert note.text.startswith(f"Shown: the first {len(shown)} of {len(text)} characters.")
@@ -258,10 +262,10 @@ def test_cited_numbers_are_found_in_the_pages_markdown():
 @pytest.mark.parametrize("count, listed", [(50, 50), (51, 0)])
 def test_a_page_of_many_messages_lists_only_its_title_in_its_contents(count, listed):
     layout = layout_of(transcript(*range(1, count + 1)))
-    made = entries(layout, 0, Permalink())
+    made = entries(layout, 0)
     page = BeautifulSoup(made.html, "html.parser")
     headings = page.find_all("h2", id=True)  # every message keeps its anchor and permanent link
-    assert [(h["id"], selected(h, "a.headerlink")["href"]) for h in headings] == [
+    assert [(h["id"], selected(h, "a.msg-number")["href"]) for h in headings] == [
         (f"msg-{n}", f"#msg-{n}") for n in range(1, count + 1)]
     assert made.contents == tuple((f"msg-{n}", f"Message {n} — tool") for n in range(1, count + 1))[:listed]
 
@@ -270,5 +274,6 @@ def test_a_tool_call_without_text_is_named_once():
     messages = MemoryTranscript([{"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": "",
                                   "tool_name": "Read", "tool_input": {"file": "a.py"}}])
     entry = selected(render(layout_of(messages), 0), ".msg-entry")
-    assert entry.get_text().count("Tool call: Read") == 1
-    assert json.loads(selected(entry, ".msg-tool pre code").get_text()) == {"file": "a.py"}
+    assert entry.get_text().count("Read") == 1 and selected(entry, ".msg-tool__name").text == "Read"
+    # Not the input Read takes: shown as any other tool's, folded.
+    assert json.loads(selected(entry, ".msg-tool details.msg-fold pre code").get_text()) == {"file": "a.py"}

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from conftest import build, built_cleanly, found, selected
+from conftest import build, built_cleanly, entry_of, found, selected
 
 HOOK = Path(__file__).resolve().parent.parent / "hooks" / "mkdocs_hook.py"
 LONG_TEXT = "\n".join(f"output line {i}" for i in range(30))
@@ -51,8 +51,8 @@ def test_links_between_pages_and_from_the_essay_resolve(site):
     essay = soup(site / "index.html")
     assert [a["href"] for a in essay.select("a.msg-ref")] == ["transcript/#msg-5", "transcript/page-2/#msg-20"]
     first = soup(site / "transcript/index.html")
-    neighbours = found(selected(first, "#msg-6").find_next(class_="msg-neighbours"), "message 6's neighbours")
-    assert neighbours.find_all("a")[-1]["href"] == "page-2/#msg-19"
+    pager = selected(first, ".msg-pager--top")
+    assert [a["href"] for a in pager.select("a[rel=next]")] == ["page-2/"]
     cited_in = found(selected(first, "#msg-5").find_next(class_="msg-cited-in"), "where message 5 is cited")
     assert selected(cited_in, "a")["href"] == "../#cite-5"
 
@@ -90,8 +90,7 @@ def test_a_large_transcript_builds(tmp_path):
     assert "WARNING" not in result.stderr, result.stderr
     page = soup(tmp_path / "site/transcript/index.html")
     assert [h["id"] for h in page.select("h2[id^=msg-]")] == ["msg-2", "msg-100"]
-    text = found(selected(page, "#msg-100").find_next(class_="msg-body__text"), "the text of message 100")
-    assert text.text == "the last message"
+    assert entry_of(page, 100).get_text() == "the last message"
 
 
 def test_a_broken_line_of_a_large_transcript_is_named(tmp_path):

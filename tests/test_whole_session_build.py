@@ -16,7 +16,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from conftest import forking, found, mkdocs, selected
+from conftest import entry_of, forking, mkdocs, selected
 from message_index_reader import BuiltIndex
 from sitebuild.rendering import IN_WORKER_MIN_MESSAGES
 
@@ -95,12 +95,10 @@ def test_every_message_has_its_entry_its_permanent_link_and_its_text_escaped(sit
              for path in ("transcript/index.html", "transcript/page-2/index.html", "transcript/page-3/index.html")]
     headings = [h for page in pages for h in page.select("h2[id^=msg-]")]
     assert [h["id"] for h in headings] == [f"msg-{n}" for n in range(1, MESSAGES + 1)]
-    assert all(selected(h, "a.headerlink")["href"] == f"#{h['id']}" for h in headings)
+    assert all(selected(h, "a.msg-number")["href"] == f"#{h['id']}" for h in headings)
     first = pages[0]
-    text = found(selected(first, "#msg-1").find_next(class_="msg-body__text"), "the text of message 1")
-    assert text.text == "message <1> & more"
-    quoted = found(selected(first, "#msg-7").find_next("blockquote"), "the text of message 7")
-    assert SECRET not in str(first) and "[REDACTED: anthropic-key]" in quoted.text
+    assert entry_of(first, 1).get_text() == "message <1> & more"
+    assert SECRET not in str(first) and "[REDACTED: anthropic-key]" in entry_of(first, 7).get_text()
     assert selected(first, "#msg-5").find_parent(class_="msg-item--cited") is not None
     # A page of 500 messages lists only its title in its table of contents.
     assert [a.text.strip() for a in first.select("nav.md-nav--secondary a")] == []

@@ -175,7 +175,7 @@ def message_details(message: Message) -> list[etree.Element]:
         etree.SubElement(call, "p").text = f"Tool call: {displayable(message.tool_name)}"
         if message.tool_input is not None:
             code = etree.SubElement(etree.SubElement(call, "pre"), "code")
-            code.text = displayable(_indented_json(message.tool_input))
+            code.text = displayable(indented_json(message.tool_input))
         details.append(call)
     return details
 
@@ -199,7 +199,7 @@ def snippet(message: Message, href: str, full: bool = False,
     return figure
 
 
-def _indented_json(value: object) -> str:
+def indented_json(value: object) -> str:
     """`value` as JSON indented by two spaces, as the standard library writes it."""
     try:  # several times faster; it refuses what JSON cannot hold alike, such as integers past 64 bits
         return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()

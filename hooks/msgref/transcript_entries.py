@@ -18,13 +18,20 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from . import snippets
+from .conversation import WORK, ConversationView
 from .message_index import PageIndex, SearchRecord, page_index
+from .message_markdown import MessageMarkdown
 from .schema import Message
 from .transcript_layout import TranscriptLayout, search_folder
 from .transcript_map import MAP_SLOT
 from .transcript_nav import absent_note, pager, search_form
 
 CONTENTS_MAX_MESSAGES = 50  # a page of more lists only its title in its table of contents
+
+
+@functools.cache
+def _markdown() -> MessageMarkdown:
+    return MessageMarkdown()
 
 
 class SiteLinks(Protocol):
@@ -35,15 +42,6 @@ class SiteLinks(Protocol):
 
     def href(self, target: str, source: str) -> str:
         """The link from the page made from `source` to the file made from `target`."""
-
-
-@dataclass(frozen=True)
-class Permalink:
-    """The permanent link the site's table of contents gives each heading."""
-
-    text: str = "¶"
-    css: str = "headerlink"
-    title: str | None = "Permanent link"
 
 
 # What a page's entries leave open until every page is converted: the map, and whether
@@ -91,6 +89,14 @@ class _Pieces:
     def add(self, html: str) -> None:
         self._texts[-1].append(html)
 
+    def place(self) -> tuple[int, int]:
+        """Where the next piece goes, for `add_at`."""
+        return len(self._texts) - 1, len(self._texts[-1])
+
+    def add_at(self, place: tuple[int, int], html: str) -> None:
+        """Adds `html` where `place` was, before what was added since."""
+        self._texts[place[0]].insert(place[1], html)
+
     def hole(self, kind: int, n: int = 0) -> None:
         self._holes.append((kind, n))
         self._texts.append([])
@@ -99,7 +105,7 @@ class _Pieces:
         return tuple("".join(text) for text in self._texts), tuple(self._holes)
 
 
-def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permalink: Permalink | None = None,
+def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
                  write_text: Callable[[int, bytes], None] | None = None) -> PageEntries:
     """The slot of the page's map, its pager, its messages and the notes between them.
     Each message long enough to have a file of its whole text is given, with that text,
@@ -120,7 +126,8 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
     add(pager(layout, index, href))
     add(search_form(links.href(search_folder(layout.folder) + "/", here)) if layout.search else None)
     headings, search = [], []
-    heading_link = _permalink_html(permalink)
+    view = ConversationView(_markdown())
+    switch_place = pieces.place()
     for k, n in enumerate(chunk, start=first):
         position = layout.positions[k]
         previous = layout.positions[k - 1] if k > 0 else -1
@@ -132,7 +139,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
         message = layout.message(n)
         if write_text is not None and layout.has_text_file(n):
             write_text(n, layout.whole_text(message))
-        title, shown = _item(pieces, layout, message, here, k, links, heading_link)
+        title, shown = _item(pieces, layout, message, here, links, view)
         # The sidebar of a page of hundreds of messages would take longer to render than
         # the page: such a page's messages are found through the pager, the map and the search.
         if len(chunk) <= CONTENTS_MAX_MESSAGES:
@@ -143,83 +150,46 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks, permali
     if index == len(layout.pages) - 1 and after_last < len(numbers):
         add(_gap(numbers, after_last, len(numbers) - 1))
         add(absent_note(numbers, max(after_last - 1, 0), len(numbers) - 1))
+    if view.kinds_shown.get(WORK):
+        pieces.add_at(switch_place, _DIALOGUE_SWITCH)
     add(pager(layout, index, href, where="bottom"))
     return PageEntries(*pieces.done(), tuple(headings), page_index(search) if layout.search else None)
 
 
-# A message's entry around its text, in the holes' order. Only numbers, fixed labels
+# A message's entry around its content, in the holes' order. Only numbers, fixed labels
 # and the site's own addresses fill it, escaped as they go in: the message's words are
-# serialized from elements (`_message_parts`). A whole session is thousands of
-# entries, and building this frame as elements too took most of the time of a page.
-_HEADING = '<h2 id="msg-{n}">{title}'
-# The tag that cites the message, ready to copy (assets/copy.js), after the heading: in
-# it, its label would be read as part of the heading's name.
-_ENTRY = '{permalink}</h2>{copy}<div class="msg-entry">{entry}</div>{neighbours}'
-_COPY_TAG = '<button class="msg-tag">Copy [msg {n}]</button>'
+# serialized from elements or escaped by the view (`conversation`). A whole session is
+# thousands of entries, and building this frame as elements too took most of the time
+# of a page. The message's number is its permanent link, and its heading reads as the
+# table of contents names it ("Message N — speaker"); "Cite" opens the page's one
+# citation panel for it (assets/message-cite.js), and copies its tag.
+_HEADING = ('<div class="msg-head"><h2 id="msg-{n}"><a class="msg-number" href="#msg-{n}">'
+            '<span class="visually-hidden">Message </span>{n}</a><span class="visually-hidden"> —</span> '
+            '<span class="msg-speaker">{speaker}</span>')
+_HEAD_END = '</h2>{origin}{time}<button class="msg-cite-button">Cite</button></div>'
+_ENTRY = '<div class="msg-entry msg-entry--{kind}">{content}</div>'
 _ITEM_END = "</div>"
-_PERMALINK = '<a class="{css}" href="#msg-{{n}}"{title}>{text}</a>'
-_NEIGHBOURS = '<p class="msg-neighbours">{}</p>'
-_NEIGHBOUR = '<a href="{href}">{label}</a>'
-_PROVENANCE = '<p class="msg-provenance">{}.</p>'
+# Hides the tool calls, their outputs and the thinking (essay.css), where a page has some.
+_DIALOGUE_SWITCH = ('<p class="msg-switch"><label><input type="checkbox" id="dialogue-only"> '
+                    "Dialogue only: hide tool calls, their outputs and thinking</label></p>")
 
 
-def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str, k: int, links: SiteLinks,
-          heading_link: str) -> tuple[str, Message]:
-    """Adds one message: its heading, its entry, links to its neighbours, and the hole
-    of its "Cited in" list. Returns its heading's title and the message as shown."""
-    n, numbers = message.n, layout.transcript.numbers
-    title = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
-    entry, shown = _message_parts(layout, message, lambda: links.href(layout.text_file_src(n), here))
-    steps = []  # to the previous and next shown message
-    if k > 0:
-        steps.append((numbers[layout.positions[k - 1]], "← Message {}"))
-    if k + 1 < len(layout.positions):
-        steps.append((numbers[layout.positions[k + 1]], "Message {} →"))
-    neighbours = _NEIGHBOURS.format(" · ".join(
-        _NEIGHBOUR.format(href=html.escape(_message_href(layout, m, here, links)), label=label.format(m))
-        for m, label in steps)) if steps else ""
+def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str, links: SiteLinks,
+          view: ConversationView) -> tuple[str, Message]:
+    """Adds one message: its heading, its content, and the holes of its mark and of its
+    "Cited in" list. Returns its heading's title and the message as shown."""
+    n = message.n
+    speaker = snippets.SPEAKER_LABELS[message.speaker]
+    shown, note = cut_message(layout, message, lambda: links.href(layout.text_file_src(n), here))
+    content = view.body_html(shown) + (snippets.to_html(note) if note is not None else "")
     pieces.hole(ITEM, n)
-    pieces.add(_HEADING.format(n=n, title=html.escape(title, quote=False)))
+    pieces.add(_HEADING.format(n=n, speaker=html.escape(speaker, quote=False)))
     pieces.hole(BADGE, n)
-    pieces.add(_ENTRY.format(permalink=heading_link.format(n=n), copy=_COPY_TAG.format(n=n), entry=entry,
-                             neighbours=neighbours))
+    pieces.add(_HEAD_END.format(origin=view.origin_html(message), time=view.time_html(message)))
+    pieces.add(_ENTRY.format(kind=view.kind(message), content=content))
     pieces.hole(CITED_IN, n)
     pieces.add(_ITEM_END)
-    return title, shown
-
-
-@functools.lru_cache(maxsize=8)
-def _permalink_html(permalink: Permalink | None) -> str:
-    """The permanent link of a heading, with `{n}` for its message's number."""
-    if permalink is None:
-        return ""
-    title = f' title="{html.escape(permalink.title)}"' if permalink.title else ""
-    return _PERMALINK.format(css=html.escape(permalink.css), title=title.replace("{", "{{").replace("}", "}}"),
-                             text=html.escape(permalink.text, quote=False).replace("{", "{{").replace("}", "}}"))
-
-
-def _message_href(layout: TranscriptLayout, n: int, here: str, links: SiteLinks) -> str:
-    target = layout.src_of(n)
-    if target is None:
-        raise LookupError(f"message {n} is on no page")
-    return f"#msg-{n}" if target == here else f"{links.href(target, here)}#msg-{n}"
-
-
-def _message_parts(layout: TranscriptLayout, message: Message, text_href: Callable[[], str]) -> tuple[str, Message]:
-    """The message's text, what the log keeps beside it, and its provenance, as HTML:
-    provenance is said once, by the label of a description, or by a line under a
-    quotation. And the message as shown (cut at `message_chars`)."""
-    shown, note = cut_message(layout, message, text_href)
-    parts = []
-    if shown.text.strip() or shown.is_described or not shown.tool_name:
-        parts.append(snippets.to_html(snippets.message_body(shown)))
-    # else a tool call without text, which the details below name with its input
-    if note is not None:
-        parts.append(snippets.to_html(note))
-    parts.extend(snippets.to_html(detail) for detail in snippets.message_details(message))
-    if not message.is_described:
-        parts.append(_PROVENANCE.format(snippets.provenance_label(message).capitalize()))
-    return "".join(parts), shown
+    return f"Message {n} — {speaker}", shown
 
 
 def cut_message(layout: TranscriptLayout, message: Message,

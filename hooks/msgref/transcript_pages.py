@@ -16,7 +16,6 @@ from .citations import Citation
 from .transcript_entries import BADGE, ITEM
 from .transcript_layout import TranscriptLayout
 
-_NOT_CITED = '<div class="msg-cited-in"><p class="msg-cited-in__label">Not cited in the essay.</p></div>'
 ENTRIES_SLOT = '<div class="msg-entries-slot"></div>'
 APPENDIX_ENTRY = "appendix-msg-{n}"  # the id of a cited message's entry in a printed essay's appendix
 _BADGE = '<span class="msg-badge"><span class="visually-hidden">: </span>Cited</span>'
@@ -66,12 +65,10 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
 
 
 def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[Citation], str],
-                  title_of: Callable[[str], str],
-                  after: Callable[[int], str] | None = None) -> Callable[[int, int], str]:
+                  title_of: Callable[[str], str]) -> Callable[[int, int], str]:
     """What fills the holes of a page's entries (`PageEntries.filled`) but the map's:
-    each message's "Cited in" list, followed by the HTML `after(n)` if given (such as how
-    to cite message n), and the marks of the cited messages' entries and headings.
-    `cited` holds the citations of each cited message, in reading order."""
+    each cited message's "Cited in" list, and the marks of the cited messages' entries
+    and headings. `cited` holds the citations of each cited message, in reading order."""
 
     def fill(kind: int, n: int) -> str:
         citations = cited.get(n)
@@ -80,7 +77,7 @@ def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[C
             return f'<div class="{css}" data-msg="{n}">'
         if kind == BADGE:
             return _BADGE if citations else ""
-        return (_cited_in(citations) if citations else _NOT_CITED) + (after(n) if after else "")
+        return _cited_in(citations) if citations else ""
 
     def _cited_in(citations: Sequence[Citation]) -> str:
         box = etree.Element("div", {"class": "msg-cited-in"})

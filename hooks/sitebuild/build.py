@@ -89,7 +89,7 @@ class SiteBuild:
         self.pages = add_files(added)
         index = MessageIndexWriter(os.path.join(site.site_dir, search_folder(self.layout.folder))) \
             if self.layout.search and self.layout.pages else None
-        self.rendering = TranscriptRendering(self.layout, self.pages, site.permalink,
+        self.rendering = TranscriptRendering(self.layout, self.pages,
                                              {n: file.path for n, file in texts.items()}, read,
                                              site.transcript.render_in_worker, log, index=index)
         self.links = CitationLinks(self.layout, self.records, self.pages)
@@ -178,8 +178,8 @@ class SiteBuild:
             output = output.replace(PREVIEWS_SLOT, self.links.previews(src), 1)
         if src not in self.rendering.sources:
             return output
-        boxes = self.essay.message_boxes(src) if self.essay else None
-        output = output.replace(ENTRIES_SLOT, self.links.entries_html(src, self.rendering.entries(src), boxes), 1)
+        panel = self.essay.message_cite_template(src) if self.essay else ""
+        output = output.replace(ENTRIES_SLOT, self.links.entries_html(src, self.rendering.entries(src)) + panel, 1)
         self.rendering.written(src)
         return output
 

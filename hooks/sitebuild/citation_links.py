@@ -43,10 +43,10 @@ class CitationLinks:
             shown.append(previews.preview(message, href, self._layout.message_chars, cited_in))
         return to_html(previews.previews_block(shown)) if shown else ""
 
-    def entries_html(self, src: str, entries: PageEntries, after: Callable[[int], str] | None = None) -> str:
+    def entries_html(self, src: str, entries: PageEntries) -> str:
         """The entries of transcript page `src` with their holes filled: the map, and each
-        message's "Cited in" list, followed by `after(n)` if given."""
-        cited_in = cited_in_fill(self._cited, self._link_for(src), self._records.title_of, after)
+        cited message's "Cited in" list."""
+        cited_in = cited_in_fill(self._cited, self._link_for(src), self._records.title_of)
 
         def fill(kind: int, n: int) -> str:
             return self._map(src) if kind == MAP else cited_in(kind, n)

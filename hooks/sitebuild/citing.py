@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
 from typing import TypedDict
 
 from essaycite import head as head_data
@@ -32,9 +31,10 @@ from .urls import relative_url
 # and on the page the build writes, "first paragraph" and "first message" of the essay.
 _SLOT_RE = re.compile(r'<div class="citation-slot" data-part="([^"]*)"></div>')
 APPENDIX_SLOT = '<div class="cited-messages-slot"></div>'
-# The number given to the one box rendered for a transcript page, then replaced by each
-# message's own; any number does whose digits the rest of the box does not hold.
-_NUMBER_HOLE = 987654321987654321
+# The number given to the one panel rendered for a transcript page, then replaced by the
+# number of the message a reader cites: the first of these that the rest of it does not hold.
+_NUMBER_HOLES = (987654321987654321, 918273645546372819, 897867564534231201)
+MESSAGE_CITE_TEMPLATE = "msg-cite-template"
 
 
 class PageHead(TypedDict, total=False):
@@ -96,16 +96,32 @@ class CitableEssay:
             etree.SubElement(line, "a", {"href": pdf, "type": "application/pdf"}).text = "PDF"
         return to_html(line)
 
-    def message_boxes(self, src: str) -> Callable[[int], str]:
-        """How to cite each message on transcript page `src`, as HTML: one box rendered for
-        the page and given each message's number, since the boxes of a page differ in
-        nothing else. Rendering thousands of boxes one by one took longer than the rest
-        of a whole session's build."""
+    def message_cite_template(self, src: str) -> str:
+        """How to cite a message of transcript page `src`, written once for the page: a
+        template whose number the page's script (assets/message-cite.js) replaces with that
+        of the message a reader asks to cite. The citations of a page's messages differ in
+        nothing else, and written for each message they were most of a page's weight."""
         url = self._url(src)
-        template = to_html(self._message_box(_NUMBER_HOLE, url))
-        if template.replace(str(_NUMBER_HOLE), "1") != to_html(self._message_box(1, url)):
-            return lambda n: to_html(self._message_box(n, url))  # the essay's title or address holds those digits
-        return lambda n: template.replace(str(_NUMBER_HOLE), str(n))
+        # A number that nothing else in the panel holds (not the essay's title, say).
+        hole = next(number for number in _NUMBER_HOLES
+                    if to_html(self._message_panel(number, url)).replace(str(number), "1")
+                    == to_html(self._message_panel(1, url)))
+        template = etree.Element("template", {"id": MESSAGE_CITE_TEMPLATE, "data-number": str(hole)})
+        template.append(self._message_panel(hole, url))
+        return to_html(template)
+
+    def _message_panel(self, n: int, page_url: str) -> etree.Element:
+        """How to cite message n of the transcript page at `page_url`, as the panel its
+        "Cite" opens: its tag, its permanent address and its citation in each style."""
+        panel = self._message_box(n, page_url)
+        panel.tag, panel[0].tag = "div", "p"  # opened by the message's button, not by a summary
+        panel.set("class", "msg-cite-panel")
+        panel[0].set("class", "msg-cite-panel__title")
+        # The tag that cites the message in an essay of this tool (copy.js copies it).
+        tag = etree.Element("p", {"class": "msg-cite-panel__tag"})
+        etree.SubElement(tag, "button", {"type": "button", "class": "msg-tag"}).text = f"Copy [msg {n}]"
+        panel.insert(1, tag)
+        return panel
 
     def with_appendix(self, html: str, citations: CitationRegistry) -> str:
         """The converted one-page essay with its appendix: every message its sections cite,

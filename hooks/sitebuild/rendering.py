@@ -21,7 +21,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from msgref.message_index import MessageIndexWriter
 from msgref.redact import RedactedTranscript, Redaction
 from msgref.schema import MessageSource
-from msgref.transcript_entries import PageEntries, Permalink, page_entries
+from msgref.transcript_entries import PageEntries, page_entries
 from msgref.transcript_layout import TranscriptLayout, search_folder
 
 from .between_builds import KEPT_INDEX, KEPT_PAGES, KEPT_TEXTS, LastMade, SetAside
@@ -47,7 +47,7 @@ class TranscriptRendering:
     this process made from the same transcript, the same way, is taken from `kept`, and
     its index from `kept_index`."""
 
-    def __init__(self, layout: TranscriptLayout, pages: SitePages, permalink: Permalink | None,
+    def __init__(self, layout: TranscriptLayout, pages: SitePages,
                  text_paths: Mapping[int, str], source: MessageSource, in_worker: bool, log: logging.Logger,
                  kept: LastMade[_Made] = KEPT_PAGES, kept_texts: SetAside = KEPT_TEXTS,
                  index: MessageIndexWriter | None = None, kept_index: SetAside = KEPT_INDEX):
@@ -61,7 +61,7 @@ class TranscriptRendering:
         links = self._links = _Links(pages)
         redacted = source if isinstance(source, RedactedTranscript) else None
         self._redacted, self._source, self._kept = redacted, source, kept
-        self._key = _made_from(layout, links, permalink)
+        self._key = _made_from(layout, links)
         made_before = kept.get(source, self._key)
         if made_before is not None:
             # The generator emptied the site's folder since the last build: its whole texts
@@ -88,9 +88,9 @@ class TranscriptRendering:
 
         def make(index: int) -> _Made:
             if redacted is None:
-                return page_entries(layout, index, links, permalink, write_text), []
+                return page_entries(layout, index, links, write_text), []
             with redacted.held() as found:
-                return page_entries(layout, index, links, permalink, write_text), found
+                return page_entries(layout, index, links, write_text), found
 
         shown = sum(len(chunk) for chunk in layout.pages)
         self._pages = MadeByIndex(make, len(self.sources), in_worker and shown >= IN_WORKER_MIN_MESSAGES)
@@ -166,13 +166,13 @@ class _MadeBefore:
         pass
 
 
-def _made_from(layout: TranscriptLayout, links: _Links, permalink: Permalink | None) -> Hashable:
+def _made_from(layout: TranscriptLayout, links: _Links) -> Hashable:
     """Everything the entries are made from, but the transcript: the settings that shape
-    them, which messages each page shows, the pages' addresses and the headings' links."""
+    them, which messages each page shows and the pages' addresses."""
     shown = hashlib.blake2b(digest_size=32)  # the numbers of the messages each page shows
     for chunk in layout.pages:
         shown.update(array("q", chunk).tobytes() + b"|")
-    return (layout.folder, layout.context, layout.message_chars, layout.search, permalink,
+    return (layout.folder, layout.context, layout.message_chars, layout.search,
             shown.digest(), tuple(links.url(src) for src in layout.page_sources()))
 
 

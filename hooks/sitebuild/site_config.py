@@ -11,7 +11,6 @@ from typing import Any
 
 from essaycite.metadata import EssayMetadata
 from msgref import stranded
-from msgref.transcript_entries import Permalink
 from msgref.transcript_layout import page_src
 
 from .page_list import PageList
@@ -40,7 +39,6 @@ class SiteConfig:
     docs_dir: str  # relative to `project_dir`, or absolute
     site_dir: str  # where the site is built, absolute
     source_path: str  # the transcript file, absolute
-    permalink: Permalink | None  # the permanent link of a heading, if headings have one
     reading_order: Mapping[str, int]  # the pages of the navigation, by their place in it
 
     def display_path(self, src: str) -> str:
@@ -81,19 +79,8 @@ def read_site_config(config: Mapping[str, Any], project_dir: str) -> SiteConfig:
         docs_dir=config.get("docs_dir") or "docs",
         site_dir=os.path.join(project_dir, config.get("site_dir") or "site"),
         source_path=os.path.abspath(os.path.join(project_dir, transcript.source)),
-        permalink=_permalink(config),
         reading_order=_nav_sources(config.get("nav")),
     )
-
-
-def _permalink(config: Mapping[str, Any]) -> Permalink | None:
-    """The permanent link that Python-Markdown's table of contents, as configured, gives a heading."""
-    toc = (config.get("mdx_configs") or {}).get("toc") or {}
-    text = toc.get("permalink")
-    if not text:
-        return None
-    return Permalink("¶" if text is True else str(text), toc.get("permalink_class", "headerlink"),
-                     toc.get("permalink_title", "Permanent link"))
 
 
 def nav_problems(nav: object) -> list[str]:

@@ -1,0 +1,56 @@
+// A transcript message's "Cite": opens, under the message's heading, the page's one
+// citation panel (written once, as a template) made out for that message; pressed again,
+// or Escape, closes it. The panel's buttons copy as every citation's do (copy.js).
+(() => {
+  const template = document.getElementById("msg-cite-template");
+  if (!template) return;
+  // The pages hide the messages' buttons until they can work (essay.css).
+  document.documentElement.classList.add("can-cite");
+  const hole = template.dataset.number;
+  let open = null;  // the button whose panel is open, and the panel
+
+  const madeOut = (n) => {
+    const panel = template.content.firstElementChild.cloneNode(true);
+    const texts = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      node.nodeValue = node.nodeValue.replaceAll(hole, n);
+    }
+    for (const element of [panel, ...panel.querySelectorAll("*")]) {
+      for (const attribute of element.attributes) {
+        if (attribute.value.includes(hole)) attribute.value = attribute.value.replaceAll(hole, n);
+      }
+    }
+    panel.id = "msg-cite-panel";
+    return panel;
+  };
+
+  // Each message's button says whether its panel is open, from the first it opens.
+  const close = () => {
+    if (!open) return;
+    open.panel.remove();
+    open.button.setAttribute("aria-expanded", "false");
+    open.button.removeAttribute("aria-controls");
+    open = null;
+  };
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button.msg-cite-button");
+    if (!button) return;
+    const again = open && open.button === button;
+    close();
+    if (again) return;
+    const panel = madeOut(button.closest(".msg-item").dataset.msg);
+    // Right after the heading's line, so that the next Tab stop is the panel's first.
+    button.closest(".msg-head").after(panel);
+    button.setAttribute("aria-expanded", "true");
+    button.setAttribute("aria-controls", panel.id);
+    open = { button, panel };
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !open || !open.panel.contains(document.activeElement)) return;
+    const button = open.button;
+    close();
+    button.focus();
+  });
+})();

@@ -1,0 +1,100 @@
+"""How a transcript page shows its messages as the conversation they were: each message's
+text as Markdown, its thinking folded, a tool call by what its tool did and a tool's
+output under the name of the call it answers, and the time of each in a readable form.
+
+A page is read in order, and its view remembers what the messages before told it: the
+day of the last time shown, and the tool of each call, by the id its output carries.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from datetime import UTC, datetime
+
+from . import snippets
+from .message_markdown import MessageMarkdown
+from .schema import Message
+from .tool_views import TASK_TOOLS, tool_call_html, tool_output_html
+
+# What a message is, for the page's "dialogue only" switch: the people's words, or the
+# work between them (tool calls, their outputs, thinking with no words after it).
+DIALOGUE, WORK = "dialogue", "work"
+# The tools of the calls a page remembers; a call's output follows it within a few messages.
+_CALLS_REMEMBERED = 64
+
+
+class ConversationView:
+    """The messages of one page, in order."""
+
+    def __init__(self, markdown: MessageMarkdown):
+        self._markdown = markdown
+        self._day: str | None = None
+        self._calls: dict[str, str] = {}  # a call's id in the log -> its tool's name
+        self.kinds_shown: Counter[str] = Counter()
+
+    def kind(self, message: Message) -> str:
+        work = message.speaker == "tool" or message.tool_name or (message.thinking and not message.text.strip())
+        kind = WORK if work else DIALOGUE
+        self.kinds_shown[kind] += 1
+        return kind
+
+    def time_html(self, message: Message) -> str:
+        """When the message was sent: its time of day, after the date when the day is new
+        on this page; the log's own text if it is no time; "" if the log has none."""
+        if not message.timestamp:
+            return ""
+        when = _parsed(message.timestamp)
+        if when is None:
+            return f'<span class="msg-time">{html.escape(snippets.displayable(message.timestamp))}</span>'
+        day, zone = f"{when.day} {when:%B %Y}", " UTC" if when.tzinfo else ""
+        shown = f"{when:%H:%M}{zone}" if day == self._day else f"{day}, {when:%H:%M}{zone}"
+        self._day = day
+        return f'<time class="msg-time" datetime="{when.isoformat()}">{shown}</time>'
+
+    def origin_html(self, message: Message) -> str:
+        """Where a message came from other than the main conversation: a sidechain, a subagent."""
+        if not message.origin:
+            return ""
+        return f'<span class="msg-origin">{html.escape(snippets.displayable(message.origin))}</span>'
+
+    def body_html(self, message: Message) -> str:
+        """The message's content: a description as the essay gives it, or what was said or done."""
+        if message.is_described:
+            return snippets.to_html(snippets.message_body(message))
+        parts = []
+        if message.thinking:
+            parts.append('<details class="msg-thinking"><summary>Thinking</summary>'
+                         f"{self._markdown.html(snippets.displayable(message.thinking))}</details>")
+        if message.tool_name:
+            if message.source_id:
+                self._remember(message.source_id, message.tool_name)
+            if message.text.strip():
+                parts.append(self._markdown.html(snippets.displayable(message.text)))
+            parts.append(tool_call_html(message.tool_name, message.tool_input))
+        elif message.speaker == "tool":
+            tool = self._calls.get(message.source_id or "")
+            if tool in TASK_TOOLS and message.text.strip():  # a subagent's answer, in Markdown
+                label = html.escape(snippets.displayable(tool or ""))
+                parts.append(f'<p class="msg-output__label">Output of {label}</p>'
+                             f"{self._markdown.html(snippets.displayable(message.text))}")
+            else:
+                parts.append(tool_output_html(message.text, tool))
+        elif message.text.strip():
+            parts.append(self._markdown.html(snippets.displayable(message.text)))
+        elif not message.thinking:
+            parts.append(snippets.to_html(snippets.message_body(message)))  # the mark of an empty message
+        return "".join(parts)
+
+    def _remember(self, call_id: str, tool: str) -> None:
+        if len(self._calls) >= _CALLS_REMEMBERED:
+            del self._calls[next(iter(self._calls))]
+        self._calls[call_id] = tool
+
+
+def _parsed(timestamp: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(timestamp)
+    except ValueError:
+        return None
+    return when.astimezone(UTC) if when.tzinfo else when  # a time without its zone is shown as it is

@@ -1,0 +1,264 @@
+"""A tool call and a tool's output, shown as what they did: a command and its output, an
+edit as a diff, a file written as its code, a file read as its path and lines, a to-do
+list as a checklist; any other call as its name and its input, folded.
+
+The names and inputs are the session's tools' own (Claude Code's, Codex's, Gemini CLI's),
+from the log: an input not of the expected shape is shown as any other call's is.
+Everything is built as elements, and code is highlighted by Pygments, which escapes it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import xml.etree.ElementTree as etree
+from collections.abc import Callable, Sequence
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_for_filename
+from pygments.util import ClassNotFound
+
+from .snippets import displayable, indented_json, to_html
+
+# Longer outputs and files are folded, their size in the fold's label.
+FOLDED_LINES = 12
+FOLDED_CHARS = 1200
+# Longer files are shown without highlighting: Pygments takes a second for a few
+# hundred kilobytes, and a session writes many files.
+HIGHLIGHTED_CHARS = 20_000
+_FORMATTER = HtmlFormatter(wrapcode=True)
+
+COMMAND_TOOLS = {"Bash": "command", "exec_command": "cmd", "shell": "command", "run_shell_command": "command",
+                 "local_shell": "command"}
+EDIT_TOOLS = frozenset({"Edit", "replace"})
+WRITE_TOOLS = frozenset({"Write", "write_file"})
+READ_TOOLS = frozenset({"Read", "read_file"})
+TODO_TOOLS = frozenset({"TodoWrite"})
+PATCH_TOOLS = frozenset({"apply_patch"})
+TASK_TOOLS = frozenset({"Task", "Agent"})
+TODO_MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
+
+
+def tool_call_html(name: str, tool_input: object) -> str:
+    """A tool call as HTML: the view of its tool, or its name and input, folded."""
+    view = _VIEWS.get(name)
+    shown = view(tool_input) if view else None
+    if shown is None:
+        pretty = indented_json(tool_input)
+        shown = [_folded_text(pretty, f"Input ({_size(pretty)})")]
+    elif isinstance(tool_input, dict):
+        # What the view leaves out (a timeout, `replace_all`) is shown too, folded.
+        rest = {key: value for key, value in tool_input.items() if key not in _VIEW_KEYS[name]}
+        if rest:
+            pretty = indented_json(rest)
+            shown.append(_folded_text(pretty, f"Other input ({len(rest)} field{'s' if len(rest) > 1 else ''})"))
+    label = etree.Element("p", {"class": "msg-tool__name"})
+    label.text = displayable(name)
+    parts = (part if isinstance(part, str) else to_html(part) for part in [label, *shown])
+    return f'<div class="msg-tool">{"".join(parts)}</div>'
+
+
+def tool_output_html(text: str, tool_name: str | None) -> str:
+    """A tool's output, as preformatted text: folded, with its size, when long."""
+    label = f"Output of {displayable(tool_name)}" if tool_name else "Tool output"
+    if not text.strip():
+        empty = etree.Element("p", {"class": "msg-output msg-output--empty"})
+        empty.text = f"{label}: empty"
+        return to_html(empty)
+    if _is_long(text):
+        return to_html(_folded_text(text, f"{label} ({_size(text)})"))
+    caption = etree.Element("p", {"class": "msg-output__label"})
+    caption.text = label
+    return to_html(caption) + to_html(_pre(text))
+
+
+def _command(key: str) -> Callable[[object], list[etree.Element | str] | None]:
+    def view(tool_input: object) -> list[etree.Element | str] | None:
+        if not isinstance(tool_input, dict):
+            return None
+        command = tool_input.get(key)
+        if isinstance(command, list) and all(isinstance(word, str) for word in command):
+            command = " ".join(command)
+        if not isinstance(command, str):
+            return None
+        shown: list[etree.Element | str] = []
+        description = tool_input.get("description")
+        if isinstance(description, str) and description.strip():
+            note = etree.Element("p", {"class": "msg-tool__note"})
+            note.text = description
+            shown.append(note)
+        shown.append(_pre("$ " + command, "msg-command"))
+        return shown
+
+    return view
+
+
+def _edit(tool_input: object) -> list[etree.Element | str] | None:
+    if not isinstance(tool_input, dict):
+        return None
+    path, old, new = (tool_input.get(key) for key in ("file_path", "old_string", "new_string"))
+    if not (isinstance(path, str) and isinstance(old, str) and isinstance(new, str)):
+        return None
+    return [_path(path), _diff([(old, new)])]
+
+
+def _multi_edit(tool_input: object) -> list[etree.Element | str] | None:
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("edits"), list):
+        return None
+    path, pairs = tool_input.get("file_path"), []
+    for edit in tool_input["edits"]:
+        old, new = (edit.get("old_string"), edit.get("new_string")) if isinstance(edit, dict) else (None, None)
+        if not (isinstance(old, str) and isinstance(new, str)):
+            return None
+        pairs.append((old, new))
+    return [_path(path), _diff(pairs)] if isinstance(path, str) else None
+
+
+def _write(tool_input: object) -> list[etree.Element | str] | None:
+    if not isinstance(tool_input, dict):
+        return None
+    path, content = tool_input.get("file_path"), tool_input.get("content")
+    if not (isinstance(path, str) and isinstance(content, str)):
+        return None
+    code = _highlighted(content, path)
+    if _is_long(content):
+        return [_path(path), f'<details class="msg-fold"><summary>The file ({_size(content)})</summary>'
+                             f"{code}</details>"]
+    return [_path(path), code]
+
+
+def _read(tool_input: object) -> list[etree.Element | str] | None:
+    if not isinstance(tool_input, dict):
+        return None
+    path = tool_input.get("file_path", tool_input.get("absolute_path"))
+    if not isinstance(path, str):
+        return None
+    where = _path(path)
+    offset, limit = tool_input.get("offset"), tool_input.get("limit")
+    if type(offset) is int and type(limit) is int:
+        where[-1].tail = f", lines {offset}–{offset + limit - 1}"
+    elif type(offset) is int:
+        where[-1].tail = f", from line {offset}"
+    elif type(limit) is int:
+        where[-1].tail = f", the first {limit} lines"
+    return [where]
+
+
+def _todos(tool_input: object) -> list[etree.Element | str] | None:
+    todos = tool_input.get("todos") if isinstance(tool_input, dict) else None
+    if not isinstance(todos, list) or not all(
+            isinstance(todo, dict) and isinstance(todo.get("content"), str) for todo in todos):
+        return None
+    checklist = etree.Element("ul", {"class": "msg-todos"})
+    for todo in todos:
+        status = todo.get("status")
+        item = etree.SubElement(checklist, "li", {"class": f"msg-todo msg-todo--{status}"
+                                                  if status in TODO_MARKS else "msg-todo"})
+        mark = etree.SubElement(item, "span", {"class": "msg-todo__mark"})
+        mark.text = TODO_MARKS.get(status, "☐") if isinstance(status, str) else "☐"
+        mark.tail = " " + displayable(todo["content"])
+        if isinstance(status, str) and status != "pending":
+            state = etree.SubElement(item, "span", {"class": "msg-todo__status"})
+            state.text = f" ({displayable(status.replace('_', ' '))})"
+    return [checklist]
+
+
+def _task(tool_input: object) -> list[etree.Element | str] | None:
+    """A subagent sent off: what for, and its prompt, folded."""
+    if not isinstance(tool_input, dict):
+        return None
+    description, agent, prompt = (tool_input.get(key) for key in ("description", "subagent_type", "prompt"))
+    if not all(isinstance(value, str) or value is None for value in (description, agent, prompt)):
+        return None
+    shown: list[etree.Element | str] = []
+    if description or agent:
+        note = etree.Element("p", {"class": "msg-tool__note"})
+        note.text = displayable(" · ".join(str(value) for value in (agent, description) if value))
+        shown.append(note)
+    if prompt:
+        shown.append(_folded_text(prompt, f"Prompt ({_size(prompt)})"))
+    return shown
+
+
+def _patch(tool_input: object) -> list[etree.Element | str] | None:
+    patch = tool_input.get("input") if isinstance(tool_input, dict) else tool_input
+    if not isinstance(patch, str):
+        return None
+    return [_diff_lines(patch.splitlines())]
+
+
+def _path(path: str) -> etree.Element:
+    line = etree.Element("p", {"class": "msg-tool__path"})
+    etree.SubElement(line, "code").text = displayable(path)
+    return line
+
+
+def _diff(pairs: Sequence[tuple[str, str]]) -> etree.Element:
+    """The changes from each old text to its new one, as a unified diff of their lines."""
+    lines: list[str] = []
+    for old, new in pairs:
+        changes = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3)
+        lines.extend(line for line in changes if not line.startswith(("---", "+++")))
+    return _diff_lines(lines)
+
+
+def _diff_lines(lines: Sequence[str]) -> etree.Element:
+    pre = etree.Element("pre", {"class": "msg-diff"})
+    code = etree.SubElement(pre, "code")
+    for line in lines:
+        kind = {"+": "ins", "-": "del", "@": "span"}.get(line[:1], "span")
+        part = etree.SubElement(code, kind, {"class": "msg-diff__hunk"} if line.startswith("@@") else {})
+        part.text = displayable(line) + "\n"
+    return pre
+
+
+def _highlighted(text: str, path: str) -> str:
+    shown = displayable(text)
+    try:
+        lexer = get_lexer_for_filename(path, stripnl=False) if len(shown) <= HIGHLIGHTED_CHARS else None
+    except ClassNotFound:
+        lexer = None
+    if lexer is None:
+        return to_html(_pre(text))
+    return str(highlight(shown, lexer, _FORMATTER))  # in a <div class="highlight">, as the site's own code
+
+
+def _pre(text: str, css: str = "msg-output") -> etree.Element:
+    pre = etree.Element("pre", {"class": css})
+    etree.SubElement(pre, "code").text = displayable(text)
+    return pre
+
+
+def _folded_text(text: str, label: str) -> etree.Element:
+    fold = etree.Element("details", {"class": "msg-fold"})
+    etree.SubElement(fold, "summary").text = label
+    fold.append(_pre(text))
+    return fold
+
+
+def _is_long(text: str) -> bool:
+    return len(text) > FOLDED_CHARS or text.count("\n") >= FOLDED_LINES
+
+
+def _size(text: str) -> str:
+    lines = text.count("\n") + (not text.endswith("\n"))
+    size = len(text.encode(errors="replace"))
+    amount = f"{size:,} bytes" if size < 10_000 else f"{size / 1000:,.0f} KB"
+    return f"{lines:,} line{'s' if lines != 1 else ''}, {amount}"
+
+
+_VIEWS: dict[str, Callable[[object], list[etree.Element | str] | None]] = {
+    **{name: _command(key) for name, key in COMMAND_TOOLS.items()},
+    **dict.fromkeys(EDIT_TOOLS, _edit), "MultiEdit": _multi_edit, **dict.fromkeys(WRITE_TOOLS, _write),
+    **dict.fromkeys(READ_TOOLS, _read), **dict.fromkeys(TODO_TOOLS, _todos), **dict.fromkeys(PATCH_TOOLS, _patch),
+    **dict.fromkeys(TASK_TOOLS, _task),
+}
+# The fields of its input each view shows.
+_VIEW_KEYS: dict[str, frozenset[str]] = {
+    **{name: frozenset({key, "description"}) for name, key in COMMAND_TOOLS.items()},
+    **dict.fromkeys(EDIT_TOOLS, frozenset({"file_path", "old_string", "new_string"})),
+    "MultiEdit": frozenset({"file_path", "edits"}), **dict.fromkeys(WRITE_TOOLS, frozenset({"file_path", "content"})),
+    **dict.fromkeys(READ_TOOLS, frozenset({"file_path", "absolute_path", "offset", "limit"})),
+    **dict.fromkeys(TODO_TOOLS, frozenset({"todos"})), **dict.fromkeys(PATCH_TOOLS, frozenset({"input"})),
+    **dict.fromkeys(TASK_TOOLS, frozenset({"description", "subagent_type", "prompt"})),
+}

@@ -1,0 +1,97 @@
+"""A message's text as Markdown (msgref.message_markdown): what people write renders as
+they meant it, and what the log may hold that is not theirs to put on the page (raw HTML,
+scripts in links, images from other hosts) stays text."""
+
+import html
+import random
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import selected
+from msgref.message_markdown import MessageMarkdown, plain_paragraphs
+
+MARKDOWN = MessageMarkdown()
+
+
+def html_of(text: str) -> BeautifulSoup:
+    return BeautifulSoup(MARKDOWN.html(text), "html.parser")
+
+
+def test_markdown_is_rendered():
+    page = html_of("Some **bold** and `code`.\n\n- one\n- two\n\n```python\nx = 1\n```\n\n"
+                   "| a | b |\n|---|---|\n| 1 | 2 |")
+    assert selected(page, "strong").text == "bold" and selected(page, "p code").text == "code"
+    assert [li.text for li in page.select("ul li")] == ["one", "two"]
+    assert selected(page, "div.highlight code").text == "x = 1\n"
+    assert page.select("div.highlight span.n, div.highlight span.mi")  # highlighted by Pygments
+    assert [td.text for td in page.select("td")] == ["1", "2"]
+
+
+def test_a_list_right_under_a_line_of_text_is_a_list():
+    page = html_of("Focus on:\n1. Dependencies\n2. Scripts\n\nThen:\n- a\n- b")
+    assert [p.text for p in page.find_all("p")] == ["Focus on:", "Then:"]
+    assert [li.text for li in page.select("ol li")] == ["Dependencies", "Scripts"]
+    assert [li.text for li in page.select("ul li")] == ["a", "b"]
+    # Not inside code.
+    code = html_of("```\nnot:\n- a list\n```")
+    assert code.find("li") is None and selected(code, "code").text == "not:\n- a list\n"
+
+
+@pytest.mark.parametrize("text", [
+    "<script>alert(1)</script>",
+    "<div onclick=alert(1)>a block</div>",
+    "inline <img src=x onerror=alert(1)> html",
+    "<a href=\"javascript:alert(1)\">a link</a>",
+    "&lt;script&gt; as entities",
+    "<!-- a comment --> <style>body{}</style>",
+])
+def test_raw_html_stays_text(text):
+    page = html_of(text)
+    assert not page.find_all(["script", "div", "img", "a", "style"]), page
+    assert page.get_text() == html.unescape(text)  # as typed, or as its entities read
+
+
+@pytest.mark.parametrize("address", [
+    "javascript:alert(1)", "JaVaScRiPt:alert(1)", "java\tscript:alert(1)", "vbscript:msgbox(1)",
+    "data:text/html,<script>alert(1)</script>", "file:///etc/passwd", "/etc/passwd", "../../secret",
+    "#top", "ftp://example.org/", "http://[::1", "",
+])
+def test_links_go_nowhere_but_to_http_https_and_mailto(address):
+    page = html_of(f"see [the words]({address}) here")
+    assert page.find("a") is None and "the words" in page.get_text()
+
+
+@pytest.mark.parametrize("address", ["https://example.org/a?b=c", "http://example.org", "mailto:a@example.org",
+                                     "HTTPS://EXAMPLE.ORG/"])
+def test_links_to_http_https_and_mailto_are_kept_without_endorsement(address):
+    link = selected(html_of(f"see [the words]({address})"), "a")
+    assert link["href"] == address and link["rel"] == ["nofollow", "noopener", "ugc"] and link.text == "the words"
+
+
+def test_an_image_is_a_link_to_it_and_nothing_is_loaded():
+    page = html_of("![a chart](https://example.org/c.png) ![x](javascript:alert(1)) ![](/local.png)")
+    assert page.find("img") is None
+    assert [(a.text, a["href"]) for a in page.find_all("a")] == [("Image: a chart", "https://example.org/c.png")]
+    assert "Image: x" in page.get_text() and page.get_text().count("Image") == 3
+
+
+def test_a_messages_headings_sit_under_its_own():
+    page = html_of("# One\n## Two\n### Three\n#### Four\n##### Five")
+    assert [h.name for h in page.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])] == ["h3", "h4", "h5", "h6", "h6"]
+
+
+def test_text_without_markdown_is_made_as_the_parser_makes_it():
+    """The shortcut for plain text gives the parser's HTML, on texts drawn at random from
+    the characters that matter: spaces, tabs, line breaks, digits and punctuation."""
+    alphabet = list("ab é\n\n  \t.,:;'\"()?-+=*_#1234567890")
+    rng = random.Random(20261204)
+    compared = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        made = MARKDOWN.html(text)
+        converter = MARKDOWN._converter
+        converter.reset()
+        assert made == converter.convert(text), repr(text)
+        compared += made == plain_paragraphs(text)
+    assert compared > 2_000  # the shortcut was taken often enough to be tested
