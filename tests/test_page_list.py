@@ -105,14 +105,18 @@ def records(*described: int) -> MemoryTranscript:
                               "text": f"text {n}"} for n in range(1, 11)])
 
 
+FORM = ("A message's text is set as the Markdown it was written in (any HTML in it shown as text); a tool call "
+        "is shown by what it did, its output after it; thinking and long outputs are folded.")
+
+
 @pytest.mark.parametrize(("transcript", "context", "cited", "intro"), [
-    (records(), None, (), "Every message of the session. Each is shown word for word."),
-    (records(), 0, (3,), "The messages of the session that the essay cites. Each is shown word for word."),
+    (records(), None, (), f"Every message of the session. Each is shown word for word. {FORM}"),
+    (records(), 0, (3,), f"The messages of the session that the essay cites. Each is shown word for word. {FORM}"),
     (records(3), 0, (3,), "The messages of the session that the essay cites, as far as the essay shows them. "
                           "A message the essay quotes is shown word for word; a message it only describes is "
-                          "shown as the essay's description, marked as such."),
+                          f"shown as the essay's description, marked as such. {FORM}"),
     # A described message the pages do not show is not spoken of.
-    (records(9), 1, (3,), "The messages of the session that the essay cites. Each is shown word for word."),
+    (records(9), 1, (3,), f"The messages of the session that the essay cites. Each is shown word for word. {FORM}"),
 ])
 def test_the_transcripts_introduction_is_true_to_what_its_pages_show(
         transcript: MemoryTranscript, context: int | None, cited: tuple[int, ...], intro: str) -> None:

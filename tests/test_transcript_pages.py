@@ -277,3 +277,11 @@ def test_a_tool_call_without_text_is_named_once():
     assert entry.get_text().count("Read") == 1 and selected(entry, ".msg-tool__name").text == "Read"
     # Not the input Read takes: shown as any other tool's, folded.
     assert json.loads(selected(entry, ".msg-tool details.msg-fold pre code").get_text()) == {"file": "a.py"}
+
+
+def test_a_page_of_several_has_an_id_that_reads_as_its_range():
+    layout = layout_of(transcript(*range(1, 8)), per_page=3)
+    assert [attribute(selected(render(layout, i), "h1"), "id") for i in range(3)] == [
+        "messages-1-3", "messages-4-6", "messages-7-7"]
+    assert selected(render(layout, 1), "h1").text == "Transcript, messages 4–6"
+    assert selected(render(layout_of(transcript(1, 2)), 0), "h1").text == "Transcript"

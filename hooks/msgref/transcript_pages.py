@@ -24,8 +24,10 @@ _BADGE = '<span class="msg-badge"><span class="visually-hidden">: </span>Cited</
 def page_markdown(layout: TranscriptLayout, index: int, intro: str = "") -> str:
     """The Markdown of one transcript page, its messages left to `transcript_entries`."""
     chunk = layout.pages[index]
-    title = "Transcript" if len(layout.pages) == 1 else f"Transcript, messages {chunk[0]}–{chunk[-1]}"
-    parts = [f"# {title}", intro.strip(), _summary(layout), ENTRIES_SLOT]
+    # A page of several has an id that reads as its range (the slug would drop the dash).
+    title = "# Transcript" if len(layout.pages) == 1 else (
+        f"# Transcript, messages {chunk[0]}–{chunk[-1]} {{ #messages-{chunk[0]}-{chunk[-1]} }}")
+    parts = [title, intro.strip(), _summary(layout), ENTRIES_SLOT]
     # The generator's search does not read these pages back: it is given one entry a
     # message, made with the entries. Parsing hundreds of rendered messages again took
     # half the time of building a whole session.

@@ -62,8 +62,10 @@ def transcript_intro(layout: TranscriptLayout, note_link: str | None) -> str:
     scope = f"{scope[0].upper()}{scope[1:]}."
     how = ("A message the essay quotes is shown word for word; a message it only describes is shown as the "
            "essay's description, marked as such." if described else "Each is shown word for word.")
+    form = ("A message's text is set as the Markdown it was written in (any HTML in it shown as text); a tool "
+            "call is shown by what it did, its output after it; thinking and long outputs are folded.")
     note = f" See the [note on the text]({note_link})." if note_link else ""
-    return f"{scope} {how}{note}"
+    return f"{scope} {how} {form}{note}"
 
 
 def whole_texts(layout: TranscriptLayout, site_dir: str) -> dict[int, WrittenFile]:
