@@ -103,27 +103,33 @@ def test_a_generated_claude_code_log_imports_to_exactly_its_messages(tmp_path):
     assert claude_log.write_log(tmp_path / "again.jsonl", 300, seed=3) == stats
 
 
-def whole(every, cited, peer, peak_mb=150, messages=6000, single=None, rebuilds=(0.6, 0.5), log_peer=None):
+def whole(every, cited, peer, peak_mb=150, messages=6000, single=None, rebuilds=(0.6, 0.5), log_peer=None,
+          page=(500_000, 90_000)):
     """A whole-session row; `peer` and `log_peer` are the seconds of claude-code-transcripts
     and claude-code-log (None: not measured)."""
     peers = {name: Run(seconds, 80 * 2**20, "") for name, seconds in
              (("claude-code-transcripts", peer), ("claude-code-log", log_peer)) if seconds is not None}
     return whole_session.WholeRow(messages, 40 * 10**6, 20 * 10**6, Run(every, peak_mb * 10**6, ""),
                                   Run(single or every * 1.25, 1, ""), Run(cited, 1, ""), peers,
-                                  PageStats(12, 500, 10**6), *rebuilds)
+                                  PageStats(12, 500, *page), *rebuilds)
 
 
 def test_whole_session_budgets_pass_fail_and_skip():
     assert all(passed for passed, _ in report.whole_budgets([whole(2.0, 1.2, 6.5)]))
-    slow = whole(3.0, 1.2, 6.0, peak_mb=250, single=3.2, rebuilds=(1.6, 0.5))
+    slow = whole(3.0, 1.2, 6.0, peak_mb=250, single=3.2, rebuilds=(1.6, 0.5), page=(700_000, 90_000))
     failed = [text for passed, text in report.whole_budgets([slow]) if passed is False]
     assert [text.split(": ")[1] for text in failed] == [
         "the build takes at most 2x the build of the cited messages",
         "the worker process saves at least 15% of the build in one process",
-        "at least 3x faster than claude-code-transcripts", "peak memory under 200 MB",
+        "at least 3x faster than claude-code-transcripts",
+        "a page of 500 messages at most 600 KB, 100 KB compressed", "peak memory under 200 MB",
         "a serve rebuild after an essay page is edited takes at most 1.5x the rebuild of the cited messages"]
     assert failed[1].endswith(": 6% (3.00 s against 3.20 s)")
-    assert failed[4].endswith(": 3.20x (1.60 s against 0.50 s)")
+    assert failed[3].endswith(": 700 KB, 90 KB")
+    assert failed[5].endswith(": 3.20x (1.60 s against 0.50 s)")
+    heavy = whole(2.0, 1.2, 6.5, page=(500_000, 120_000))
+    assert [text for passed, text in report.whole_budgets([heavy]) if passed is False] == [
+        "6,000 messages, every message shown: a page of 500 messages at most 600 KB, 100 KB compressed: 500 KB, 120 KB"]
     skipped = [text for passed, text in report.whole_budgets([whole(2.0, 1.2, None)]) if passed is None]
     assert len(skipped) == 1 and "not installed" in skipped[0]
     # The budgets are for sessions of up to 10,000 messages; a larger one is measured, not judged.

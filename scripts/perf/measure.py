@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gzip
 import os
 import statistics
 import subprocess
@@ -77,13 +78,16 @@ class PageStats:
     pages: int
     most_messages: int  # on one page
     largest_bytes: int  # of one page's HTML
+    largest_gzip_bytes: int = 0  # of one page's HTML, as a server sends it compressed
 
 
 def transcript_page_stats(site: Path, folder: str) -> PageStats:
-    """How many transcript pages a built site has, and how big the biggest is."""
-    pages = sorted((site / folder).rglob("*.html"))
-    counts = [page.read_text(encoding="utf-8").count('<h2 id="msg-') for page in pages]
-    return PageStats(len(pages), max(counts, default=0), max((p.stat().st_size for p in pages), default=0))
+    """How many transcript pages a built site has, and how big the biggest is, as written
+    and compressed."""
+    pages = [page.read_bytes() for page in sorted((site / folder).rglob("*.html"))]
+    counts = [page.count(b'<h2 id="msg-') for page in pages]
+    return PageStats(len(pages), max(counts, default=0), max(map(len, pages), default=0),
+                     max((len(gzip.compress(page, 6)) for page in pages), default=0))
 
 
 def serve_rebuilds(project: Path, page: Path, touches: int, timeout: float = 600) -> tuple[float, bool]:

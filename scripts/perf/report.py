@@ -156,6 +156,7 @@ def whole_table(rows: list) -> list[str]:
 WHOLE_SESSION_MEMORY = 200 * MB
 WHOLE_SESSION_BUDGETED = 10_000  # messages: the budgets are for sessions up to this size
 WORKER_SAVES = 0.15  # the least part of a build a worker process must save to be worth keeping
+PAGE_BYTES, PAGE_GZIP_BYTES = 600_000, 100_000  # the most a transcript page of 500 messages may weigh
 REBUILD_RATIO = 1.5  # the most a serve rebuild of the whole session may take, against the cited messages' rebuild
 
 
@@ -182,6 +183,10 @@ def whole_budgets(rows: list) -> list[tuple[bool | None, str]]:
         else:
             results.append((speedup >= 3.0, f"{label}: at least 3x faster than claude-code-transcripts: "
                                             f"{speedup:.1f}x"))
+        largest, zipped = row.pages.largest_bytes, row.pages.largest_gzip_bytes
+        results.append((largest <= PAGE_BYTES and zipped <= PAGE_GZIP_BYTES,
+                        f"{label}: a page of {row.pages.most_messages} messages at most 600 KB, 100 KB compressed: "
+                        f"{largest / 1000:,.0f} KB, {zipped / 1000:,.0f} KB"))
         results.append((row.every.peak_rss < WHOLE_SESSION_MEMORY,
                         f"{label}: peak memory under 200 MB: {row.every.peak_rss / MB:,.0f} MB"))
         results.append((row.rebuild_ratio <= REBUILD_RATIO,

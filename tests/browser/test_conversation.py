@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -59,7 +60,7 @@ def long_session(output_dir):
 def phone_and_desktop(browser, request):
     opened = []
 
-    def open_page(url: str, viewport, scheme: str = "light"):
+    def open_page(url: str, viewport, scheme: Literal["light", "dark"] = "light"):
         context, page, problems = new_page(browser, viewport, color_scheme=scheme, origin=url)
         opened.append((context, problems))
         return page

@@ -90,8 +90,9 @@ def test_a_citation_leads_to_the_message_and_cited_in_leads_back(page, host):
     page.wait_for_function(f"document.querySelector('{message}').getBoundingClientRect().top < innerHeight / 2")
     assert in_viewport(page, message)
 
-    # The message's "Cited in" list: the first list after its heading.
-    back = page.locator(f"{message} ~ .msg-cited-in").first.locator(f'a[href*="{ESSAY_PAGE}#cite-{number}"]')
+    # The message's "Cited in" list, in its entry.
+    entry = page.locator(f'.msg-item[data-msg="{number}"]')
+    back = entry.locator(".msg-cited-in").locator(f'a[href*="{ESSAY_PAGE}#cite-{number}"]')
     expect(back).to_have_count(1)
     back.click()
     page.wait_for_url(re.compile(rf"/{ESSAY_PAGE}#cite-{number}$"))
