@@ -22,7 +22,7 @@ from mkdocs.structure.toc import AnchorLink
 
 from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
-from sitebuild.files import check_links, check_page_texts, folder_clash, transcript_copy
+from sitebuild.files import ITS_COPY, check_links, check_page_texts, folder_clash, transcript_copy
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.page_list import show_transcript_page
 from sitebuild.settings import check_site_text, title_problem
@@ -105,7 +105,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         copy = transcript_copy(file.abs_src_path, site.source_path) if file.abs_src_path else None
         if copy is not None:
             files.remove(file)
-            if copy != "the transcript":
+            if copy == ITS_COPY:
                 log.warning(f"{os.path.relpath(file.abs_src_path or '', site.project_dir)}: {copy}, "
                             "left out of the site: it would be published unredacted")
     sources = [file.abs_src_path for file in files if file.abs_src_path and not file.generated_by]

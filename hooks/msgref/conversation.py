@@ -9,7 +9,9 @@ day of the last time shown, and the tool of each call, by the id its output carr
 from __future__ import annotations
 
 import html
+import xml.etree.ElementTree as etree
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from . import snippets
@@ -27,8 +29,10 @@ _CALLS_REMEMBERED = 64
 class ConversationView:
     """The messages of one page, in order."""
 
-    def __init__(self, markdown: MessageMarkdown):
-        self._markdown = markdown
+    def __init__(self, markdown: MessageMarkdown, image_href: Callable[[str], str]):
+        """`image_href(name)`: the address of an image of a message, from this page."""
+        self._markdown, self._image_href = markdown, image_href
+        self.images: list[tuple[int, str]] = []  # (message, image name) of the images shown
         self._day: str | None = None
         self._calls: dict[str, str] = {}  # a call's id in the log -> its tool's name
         self.kinds_shown: Counter[str] = Counter()
@@ -84,7 +88,20 @@ class ConversationView:
             parts.append(self._markdown.html(snippets.displayable(message.text)))
         elif not message.thinking:
             parts.append(snippets.to_html(snippets.message_body(message)))  # the mark of an empty message
+        if message.images:
+            parts.append(self._images_html(message))
         return "".join(parts)
+
+    def _images_html(self, message: Message) -> str:
+        """The message's images, loaded as the reader scrolls to them."""
+        count = len(message.images)
+        shown = etree.Element("p", {"class": "msg-images"})
+        for number, name in enumerate(message.images, start=1):
+            self.images.append((message.n, name))
+            which = "An image" if count == 1 else f"Image {number} of {count}"
+            etree.SubElement(shown, "img", {"src": self._image_href(name), "loading": "lazy", "decoding": "async",
+                                            "alt": f"{which} of message {message.n}, as the session's log holds it"})
+        return snippets.to_html(shown)
 
     def _remember(self, call_id: str, tool: str) -> None:
         if len(self._calls) >= _CALLS_REMEMBERED:

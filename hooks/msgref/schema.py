@@ -18,6 +18,12 @@ SPEAKERS = ("user", "assistant", "tool", "unknown")
 # Python's recursion limit, which the standard library's parser and the redaction reach.
 MAX_NESTING = 100
 PROVENANCES = ("verbatim", "described")
+# The images of a message are files in a folder beside the transcript (IMAGES_FOLDER),
+# named by their content's hash and their kind, as the importer writes them: any other
+# name (a path, `..`) is refused, so the build reads nothing but those files.
+IMAGE_NAME_RE = re.compile(r"[0-9a-f]{32}\.(?:png|jpg|gif|webp)")
+IMAGES_FOLDER = "{stem}-images"  # beside the transcript file `stem`.jsonl
+MAX_IMAGES = 100  # images one message may hold
 # The largest message number: the index of a transcript keeps them as 64-bit integers.
 MAX_MESSAGE_NUMBER = 2**63 - 1
 
@@ -41,6 +47,7 @@ class Message:
     thinking: str | None = field(default=None, metadata=_json(str, from_log=True))  # the model's reasoning
     tool_name: str | None = field(default=None, metadata=_json(str, from_log=True))  # for a tool call, with its
     tool_input: object = field(default=None, metadata=_json(object, from_log=True))  # input: any JSON value
+    images: tuple[str, ...] = field(default=(), metadata=_json(list))  # file names in IMAGES_FOLDER
     # Written by the importer, last on the line, over the line's bytes (see msgref.seal).
     redaction_seal: str | None = field(default=None, metadata=_json(str))
     line: int = 0  # where the message is in the file it was read from; not a field of the file
@@ -113,6 +120,11 @@ def record_problem(record: object) -> str | None:
         return f"field 'provenance' must be one of {', '.join(PROVENANCES)}"
     if nests_deeper(record.get("tool_input"), MAX_NESTING):
         return f"field 'tool_input' nests deeper than {MAX_NESTING} levels, the most a message may hold"
+    images = record.get("images")
+    if images is not None and (len(images) > MAX_IMAGES or not all(
+            type(name) is str and IMAGE_NAME_RE.fullmatch(name) for name in images)):
+        return (f"field 'images' must be a list of at most {MAX_IMAGES} image file names as the importer writes "
+                "them (32 hexadecimal digits, then .png, .jpg, .gif or .webp)")
     described_with = record.get("described_with")
     if described_with:
         if record["provenance"] != "described":
@@ -152,9 +164,11 @@ def nests_deeper(value: object, limit: int) -> bool:
 
 def message_from_record(record: dict[str, Any], line: int) -> Message:
     """A message from a record that `record_problem` found nothing wrong with."""
-    if "described_with" not in record:  # the common case: its fields are the message's as they are
+    if "described_with" not in record and "images" not in record:  # the common case: its fields as they are
         return Message(**record, line=line)
-    return Message(**{**record, "described_with": tuple(record["described_with"])}, line=line)
+    lists: dict[str, tuple[Any, ...]] = {name: tuple(record[name]) for name in ("described_with", "images")
+                                         if name in record}
+    return Message(**{**record, **lists}, line=line)
 
 
 def record_of(message: Message) -> dict[str, Any]:
@@ -168,7 +182,7 @@ def record_of(message: Message) -> dict[str, Any]:
         if f.name == "redaction_seal":
             continue
         if f.metadata["required"] or value not in (None, ()) or (f.name == "tool_input" and message.tool_name):
-            record[f.name] = list(value) if f.name == "described_with" else value
+            record[f.name] = list(value) if f.name in ("described_with", "images") else value
     return record
 
 

@@ -271,6 +271,8 @@ def _quotes(record: dict[str, Any]) -> int:
         quotes -= 2  # a list of numbers
     if "tool_input" in record:
         quotes += 2 * _quoted(record["tool_input"]) - 2  # any JSON value
+    if "images" in record:
+        quotes += 2 * len(record["images"]) - 2  # a list of names
     return quotes
 
 

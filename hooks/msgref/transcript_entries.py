@@ -19,6 +19,7 @@ from typing import Protocol
 
 from . import snippets
 from .conversation import WORK, ConversationView
+from .images import image_src
 from .message_index import PageIndex, SearchRecord, page_index
 from .message_markdown import MessageMarkdown
 from .schema import Message
@@ -58,6 +59,7 @@ class PageEntries:
     holes: tuple[tuple[int, int], ...]  # each hole's kind and message number (0 for the map)
     contents: tuple[tuple[str, str], ...]  # (id, title) of the messages its table of contents lists
     search: PageIndex | None  # the page's part of the transcript's search index, if it is searched
+    images: tuple[tuple[int, str], ...] = ()  # (message, image name) of the images the page shows
 
     def filled(self, fill: Callable[[int, int], str]) -> str:
         """The entries' HTML, each hole filled with `fill(kind, n)`: a page's thousands of
@@ -126,7 +128,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
     add(pager(layout, index, href))
     add(search_form(links.href(search_folder(layout.folder) + "/", here)) if layout.search else None)
     headings, search = [], []
-    view = ConversationView(_markdown())
+    view = ConversationView(_markdown(), lambda name: links.href(image_src(layout.folder, name), here))
     switch_place = pieces.place()
     for k, n in enumerate(chunk, start=first):
         position = layout.positions[k]
@@ -153,7 +155,8 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
     if view.kinds_shown.get(WORK):
         pieces.add_at(switch_place, _DIALOGUE_SWITCH)
     add(pager(layout, index, href, where="bottom"))
-    return PageEntries(*pieces.done(), tuple(headings), page_index(search) if layout.search else None)
+    return PageEntries(*pieces.done(), tuple(headings), page_index(search) if layout.search else None,
+                       tuple(view.images))
 
 
 # A message's entry around its content, in the holes' order. Only numbers, fixed labels

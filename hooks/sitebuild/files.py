@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
+from msgref.images import images_folder
 from msgref.transcript import file_kind
 
 from .site_pages import PageError
@@ -130,19 +131,25 @@ def _link_to_a_folder_above_it(path: str, project_dir: str) -> str | None:
     return None
 
 
+TRANSCRIPT, ITS_IMAGE, ITS_COPY = "the transcript", "an image of the transcript", "a copy of the transcript"
+
+
 def transcript_copy(path: str, source_path: str) -> str | None:
-    """Why the site's source file `path` is the transcript, or a copy of it, and must not
-    be published as it is (unredacted); None if it is neither. The transcript itself, by
-    any name (a link, a hard link), is left out silently; an editor's backup of it
-    (`transcript.jsonl~`, `.bak`, `#transcript.jsonl#`) is named."""
+    """Why the site's source file `path` is the transcript, one of its images or a copy of
+    it, and must not be published as it is; None if it is none of them. The transcript
+    itself, by any name (a link, a hard link), is left out silently (it is unredacted), as
+    are its images (the build publishes those of the messages it shows); an editor's
+    backup of it (`transcript.jsonl~`, `.bak`, `#transcript.jsonl#`) is named."""
     try:
         if os.path.samefile(path, source_path):
-            return "the transcript"
+            return TRANSCRIPT
     except OSError:
         pass
+    if os.path.dirname(os.path.abspath(path)) == os.path.abspath(images_folder(source_path)):
+        return ITS_IMAGE
     name, source = os.path.basename(path), os.path.basename(source_path)
     if name != source and (name.startswith(source) or name.strip("#") == source):
-        return "a copy of the transcript"
+        return ITS_COPY
     return None
 
 
