@@ -75,6 +75,8 @@ def test_the_built_transcript_has_one_panel_for_every_message_and_none_in_the_se
     assert selected(panel, ".msg-cite-panel__title").text == "Cite this message"
     assert selected(panel, "button.msg-tag").text == f"Copy [msg {HOLE}]"
     assert [dt.text for dt in panel.select("dt")] == ["APA", "MLA", "Chicago", "BibTeX", "biblatex"]
+    # Each style named on its entry, so that a page shows only the reader's choice (cite-style.js).
+    assert [attribute(dd, "data-style") for dd in panel.select("dd")] == [dt.text for dt in panel.select("dt")]
     address = selected(panel, ".cite-address a")
     assert attribute(address, "href").endswith(f"/transcript/#msg-{HOLE}")
     assert HOLE in selected(panel, "dd .citation").text

@@ -42,6 +42,9 @@
     const panel = madeOut(button.closest(".msg-item").dataset.msg);
     // Right after the heading's line, so that the next Tab stop is the panel's first.
     button.closest(".msg-head").after(panel);
+    // A menu of citation styles (cite-style.js) names the style chosen, as every other does.
+    const chosen = document.documentElement.dataset.citeStyle;
+    for (const select of panel.querySelectorAll("select.cite-style")) if (chosen) select.value = chosen;
     button.setAttribute("aria-expanded", "true");
     button.setAttribute("aria-controls", panel.id);
     open = { button, panel };

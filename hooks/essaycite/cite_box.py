@@ -15,8 +15,9 @@ def citation_list(references: dict[str, Reference]) -> etree.Element:
     """A definition list: each style's name, its citation and a button that copies it."""
     styles = etree.Element("dl", {"class": "citations"})
     for style, reference in references.items():
-        etree.SubElement(styles, "dt").text = style
-        entry = etree.SubElement(styles, "dd")
+        # Named, so that a page shows only the style its reader chose (assets/cite-style.js).
+        etree.SubElement(styles, "dt", {"data-style": style}).text = style
+        entry = etree.SubElement(styles, "dd", {"data-style": style})
         if style in ("BibTeX", "biblatex"):
             etree.SubElement(etree.SubElement(entry, "pre"), "code").text = reference.text.rstrip()
         else:
