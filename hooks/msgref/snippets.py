@@ -153,33 +153,6 @@ def shown_text(message: Message) -> str:
     return f"Tool call: {displayable(message.tool_name)}" if message.tool_name else _empty_label(message)
 
 
-def message_details(message: Message) -> list[etree.Element]:
-    """What an imported log keeps beside the text: where it came from, reasoning, tool input."""
-    details = []
-    facts = [
-        (label, value)
-        for label, value in (("Source id", message.source_id), ("Time", message.timestamp), ("Origin", message.origin))
-        if value
-    ]
-    if facts:
-        meta = etree.Element("p", {"class": "msg-meta"})
-        meta.text = displayable(" · ".join(f"{label}: {value}" for label, value in facts))
-        details.append(meta)
-    if message.thinking:
-        reasoning = etree.Element("details", {"class": "msg-thinking"})
-        etree.SubElement(reasoning, "summary").text = "Reasoning (the model's thinking)"
-        etree.SubElement(reasoning, "p", {"class": "msg-body__text"}).text = displayable(message.thinking)
-        details.append(reasoning)
-    if message.tool_name:
-        call = etree.Element("div", {"class": "msg-tool"})
-        etree.SubElement(call, "p").text = f"Tool call: {displayable(message.tool_name)}"
-        if message.tool_input is not None:
-            code = etree.SubElement(etree.SubElement(call, "pre"), "code")
-            code.text = displayable(indented_json(message.tool_input))
-        details.append(call)
-    return details
-
-
 def snippet(message: Message, href: str, full: bool = False,
             together: tuple[tuple[Message, str], ...] = ()) -> etree.Element:
     """A message shown in an essay page: its body and a caption linking to the transcript.
