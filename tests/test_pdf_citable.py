@@ -1,13 +1,16 @@
 """The essay's PDF as a reader keeps and cites it: read back with pypdf and pdftotext."""
 
+import os
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
 from conftest import PUBLIC_URL, TRANSCRIPT, attribute, selected, soup
 
+OUTPUT = Path(os.environ.get("BROWSER_TEST_OUTPUT", Path(__file__).resolve().parent.parent / "test-output"))
 TITLE = "The Silence That Speaks: An Empty Message in an AI-Assisted Coding Session"
 
 
@@ -68,6 +71,12 @@ def test_paragraph_numbers_are_printed_as_on_the_sections_pages(public_site):
     assert selected(paragraph, ".paragraph-link").get_text() == "¶\xa02"
 
 
+def test_no_paragraph_mark_stands_alone_on_a_line(public_site):
+    lines = [line.strip() for page in page_texts(public_site) for line in page.splitlines()]
+    assert sum(bool(re.search(r"¶\s*\d+$", line)) for line in lines) > 10  # the marks end their paragraphs
+    assert [line for line in lines if re.fullmatch(r"¶\s*\d+", line)] == []
+
+
 def test_the_cited_messages_are_in_an_appendix_with_their_addresses(public_site):
     text = " ".join(" ".join(page_texts(public_site)).split())
     appendix = text[text.index("Appendix: the messages the essay cites"):]
@@ -86,6 +95,9 @@ def outline_titles(outline: list) -> list[str]:
 
 def test_the_pdf_has_bookmarks_for_the_sections_the_appendix_and_its_messages(pdf):
     titles = outline_titles(pdf.outline)
+    # Written out for a person to look at, beside the browser tests' screenshots.
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / "pdf-bookmarks.txt").write_text("".join(f"{title}\n" for title in titles), encoding="utf-8")
     assert titles[0] == TITLE
     assert "The Context: A Model That Produces Garbage" in titles and "Conclusion" in titles
     appendix = titles.index("Appendix: the messages the essay cites")
