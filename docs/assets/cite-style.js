@@ -41,3 +41,14 @@
     try { localStorage.setItem(KEY, event.target.value); } catch { /* as above */ }
   });
 })();
+
+// A link to a fold of citations (the byline's "Cite", to #cite-this-section) opens it:
+// the browser would scroll to it closed.
+(() => {
+  const open = () => {
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target instanceof HTMLDetailsElement) target.open = true;
+  };
+  open();
+  addEventListener("hashchange", open);
+})();

@@ -70,3 +70,18 @@ def test_without_a_script_every_style_shows(browser, host):
     assert [dd.get_attribute("data-style") for dd in first.locator("dd").all() if dd.is_visible()] == STYLES
     assert page.locator("select.cite-style").count() == 0
     context.close()
+
+
+def test_the_bylines_cite_opens_the_sections_citations(browser, host):
+    context, page, problems = new_page(browser, DESKTOP, origin=host.url)
+    opened(page, host.url + "context/")
+    box = page.locator("details#cite-this-section")
+    assert box.get_attribute("open") is None
+    page.locator(".essay-byline").get_by_role("link", name="Cite", exact=True).click()
+    page.wait_for_function("document.getElementById('cite-this-section').open")
+    assert shown_styles(page, "#cite-this-section") == ["APA"]
+    # Arriving at the address of the citations opens them too.
+    opened(page, host.url + "response/#cite-this-section")
+    assert page.evaluate("document.getElementById('cite-this-section').open")
+    context.close()
+    assert not problems.all(), problems.all()
