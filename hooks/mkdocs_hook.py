@@ -27,7 +27,7 @@ from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.page_list import show_transcript_page
 from sitebuild.settings import check_site_text, title_problem
 from sitebuild.site_config import nav_problems, read_site_config, title_setting_problems
-from sitebuild.site_folder import SITE_FOLDER, holds_a_source, output_problem
+from sitebuild.site_folder import SITE_FOLDER, holds_a_source, output_problem, remove_links
 from sitebuild.site_pages import NOTE_ON_THE_TEXT, PageError
 
 if TYPE_CHECKING:  # for the events' signatures alone: a build does not load the development server
@@ -94,6 +94,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
     if problem := holds_a_source(site.site_dir, sources, sorted(code)):
         raise PageError(problem)
     SITE_FOLDER.take(site.site_dir, lambda: log.info(f"Another build is writing to {site.site_dir}: waiting for it"))
+    remove_links(site.site_dir)
     SiteBuild.before_cleaning(site)  # MkDocs empties the site next
 
 

@@ -109,3 +109,19 @@ def test_a_site_folder_holding_the_projects_sources_is_refused(project, folder):
     refused = r"(ERROR\s+-\s+|Error: ).*(the site.s folder (holds|is in)|should not be within)"
     assert re.search(refused, result.stderr), result.stderr
     assert hook.read_bytes() == before and (project / "mkdocs.yml").is_file()
+
+
+def test_a_link_in_the_site_folder_is_removed_not_written_through(project, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "kept.txt").write_text("not the site's")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "assets").symlink_to(elsewhere)  # a folder of the site, as a link
+    (site / "index.html").symlink_to(elsewhere / "kept.txt")
+    result = build(project, site)
+    assert result.returncode == 0, result.stderr
+    assert sorted(path.name for path in elsewhere.iterdir()) == ["kept.txt"]
+    assert (elsewhere / "kept.txt").read_text() == "not the site's"
+    assert not (site / "assets").is_symlink() and (site / "assets" / "essay.css").is_file()
+    assert not (site / "index.html").is_symlink()

@@ -42,6 +42,24 @@ def holds_a_source(site_dir: str, sources: list[str], code_folders: list[str]) -
     return None
 
 
+def remove_links(site_dir: str) -> None:
+    """Remove the symbolic links at the top of `site_dir`, not what they lead to. The
+    generator empties the folder before a build, but leaves a link to a folder in place
+    (it cannot remove it as a folder) and would then write the site through it, into
+    the folder it leads to, anywhere on the disk."""
+    try:
+        entries = list(os.scandir(site_dir))
+    except OSError:
+        return  # no folder yet, or none to read: nothing to remove
+    for entry in entries:
+        if entry.is_symlink():
+            try:
+                os.unlink(entry.path)
+            except OSError as error:
+                raise PageError(f"{entry.path}: a link in the site's folder cannot be removed: "
+                                f"{error.strerror}") from None
+
+
 class SiteFolder:
     """The lock on one site folder, while a build holds it."""
 
