@@ -3,12 +3,17 @@ shards, written page by page, read back as the site's script reads it."""
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from message_index_reader import BuiltIndex, data_of
 from msgref.message_index import EXCERPT_CHARS, MessageIndexWriter, SearchRecord, page_index, shard_name, words
+from sitebuild.site_folder import output_problem
 
 
 def written(folder: Path, pages: dict[int, list[SearchRecord]], order=None) -> BuiltIndex:
@@ -77,6 +82,19 @@ def test_nothing_of_the_spilled_words_stays_on_disk(tmp_path):
     writer = MessageIndexWriter(str(tmp_path / "empty"))
     writer.finish()
     assert data_of(tmp_path / "empty" / "index.js") == {"pages": [], "shards": []}
+
+
+def test_a_full_disk_under_the_spilled_words_names_their_folder(tmp_path, monkeypatch):
+    class Full(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", lambda *args, **kwargs: Full())
+    writer = MessageIndexWriter(str(tmp_path / "search"))
+    with pytest.raises(OSError) as raised:
+        writer.add_page(0, "../", page_index([SearchRecord(1, "Message 1", "some words")]))
+    assert output_problem(raised.value) == (f"{tempfile.gettempdir()} (the temporary files of the transcript's "
+                                            "search index): cannot be written: No space left on device")
 
 
 def test_each_file_is_a_script_whose_data_is_json_and_only_data(tmp_path):

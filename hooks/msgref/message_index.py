@@ -123,11 +123,15 @@ class MessageIndexWriter:
         self._pages[index] = (part.first, url)
         os.makedirs(self.folder, exist_ok=True)
         _write_script(self.folder, page_file(index), part.excerpts)
-        for bucket, lines in part.spills:
-            if bucket not in self._spills:
-                self._spills[bucket] = tempfile.TemporaryFile(  # noqa: SIM115 - open until finish or discard
-                    "w+", encoding="utf-8", prefix="message-index-")
-            self._spills[bucket].write(lines)
+        try:
+            for bucket, lines in part.spills:
+                if bucket not in self._spills:
+                    self._spills[bucket] = tempfile.TemporaryFile(  # noqa: SIM115 - open until finish or discard
+                        "w+", encoding="utf-8", prefix="message-index-")
+                self._spills[bucket].write(lines)
+        except OSError as error:  # a full disk: named, as the files themselves have no name
+            raise OSError(error.errno, error.strerror, f"{tempfile.gettempdir()} (the temporary files of the "
+                          "transcript's search index)") from None
 
     def finish(self) -> None:
         """Put each shard together from its spilled words, and write the list of pages and shards."""
