@@ -96,11 +96,11 @@ def test_any_other_input_is_shown_whole_and_folded(name, tool_input):
 
 
 def test_an_output_is_text_folded_with_its_size_when_long():
-    short = BeautifulSoup(tool_output_html("total 0\n<none>", "Bash"), "html.parser")
+    short = BeautifulSoup(tool_output_html("total 0\n<none>", "Output of Bash"), "html.parser")
     assert selected(short, ".msg-output__label").text == "Output of Bash"
     assert selected(short, "pre.msg-output").text == "total 0\n<none>" and short.find("details") is None
     text = "x" * 12_000
-    folded = selected(BeautifulSoup(tool_output_html(text, None), "html.parser"), "details.msg-fold")
+    folded = selected(BeautifulSoup(tool_output_html(text, "Tool output"), "html.parser"), "details.msg-fold")
     assert selected(folded, "summary").text == "Tool output (1 line, 12 KB)" and selected(folded, "pre").text == text
-    empty = BeautifulSoup(tool_output_html("  \n", "Read"), "html.parser")
+    empty = BeautifulSoup(tool_output_html("  \n", "Output of Read"), "html.parser")
     assert empty.get_text() == "Output of Read: empty"

@@ -4,7 +4,7 @@ import markdown
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import attribute, found, selected
+from conftest import attribute, entry_of, found, selected
 from msgref.citations import Citation
 from msgref.message_index import PageIndex
 from msgref.schema import Message
@@ -285,3 +285,23 @@ def test_a_page_of_several_has_an_id_that_reads_as_its_range():
         "messages-1-3", "messages-4-6", "messages-7-7"]
     assert selected(render(layout, 1), "h1").text == "Transcript, messages 4–6"
     assert selected(render(layout_of(transcript(1, 2)), 0), "h1").text == "Transcript"
+
+
+def test_a_tools_output_is_labelled_with_its_call_and_the_calls_message_when_not_right_before():
+    messages = MemoryTranscript([
+        {"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": "", "tool_name": "Bash",
+         "tool_input": {"command": "ls"}, "source_id": "call-a"},
+        {"n": 2, "speaker": "assistant", "provenance": "verbatim", "text": "", "tool_name": "Read",
+         "tool_input": {"file_path": "a.py"}, "source_id": "call-b"},
+        {"n": 3, "speaker": "tool", "provenance": "verbatim", "text": "a.py", "source_id": "call-a"},
+        {"n": 4, "speaker": "tool", "provenance": "verbatim", "text": "print(1)", "source_id": "call-b"},
+        {"n": 5, "speaker": "assistant", "provenance": "verbatim", "text": "", "tool_name": "Bash",
+         "tool_input": {"command": "pwd"}, "source_id": "call-c"},
+        {"n": 6, "speaker": "tool", "provenance": "verbatim", "text": "/srv", "source_id": "call-c"},
+        {"n": 7, "speaker": "tool", "provenance": "verbatim", "text": "?", "source_id": "call-unknown"}])
+    page = render(layout_of(messages), 0)
+    labels = {n: selected(entry_of(page, n), ".msg-output__label").text for n in (3, 4, 6, 7)}
+    assert labels == {3: "Output of Bash (called in message 1)", 4: "Output of Read (called in message 2)",
+                      6: "Output of Bash", 7: "Tool output"}
+    assert [attribute(item, "data-msg") for item in page.select(".msg-item:has(> .msg-entry--work)")] == [
+        str(n) for n in range(1, 8)]

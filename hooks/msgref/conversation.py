@@ -34,7 +34,8 @@ class ConversationView:
         self._markdown, self._image_href = markdown, image_href
         self.images: list[tuple[int, str]] = []  # (message, image name) of the images shown
         self._day: str | None = None
-        self._calls: dict[str, str] = {}  # a call's id in the log -> its tool's name
+        self._calls: dict[str, tuple[str, int]] = {}  # a call's id in the log -> its tool's name, its message
+        self._previous = 0  # the number of the message before
         self.kinds_shown: Counter[str] = Counter()
 
     def kind(self, message: Message) -> str:
@@ -72,25 +73,36 @@ class ConversationView:
                          f"{self._markdown.html(snippets.displayable(message.thinking))}</details>")
         if message.tool_name:
             if message.source_id:
-                self._remember(message.source_id, message.tool_name)
+                self._remember(message.source_id, (message.tool_name, message.n))
             if message.text.strip():
                 parts.append(self._markdown.html(snippets.displayable(message.text)))
             parts.append(tool_call_html(message.tool_name, message.tool_input))
         elif message.speaker == "tool":
-            tool = self._calls.get(message.source_id or "")
+            tool, label = self._output_label(message)
             if tool in TASK_TOOLS and message.text.strip():  # a subagent's answer, in Markdown
-                label = html.escape(snippets.displayable(tool or ""))
-                parts.append(f'<p class="msg-output__label">Output of {label}</p>'
+                parts.append(f'<p class="msg-output__label">{html.escape(label)}</p>'
                              f"{self._markdown.html(snippets.displayable(message.text))}")
             else:
-                parts.append(tool_output_html(message.text, tool))
+                parts.append(tool_output_html(message.text, label))
         elif message.text.strip():
             parts.append(self._markdown.html(snippets.displayable(message.text)))
         elif not message.thinking:
             parts.append(snippets.to_html(snippets.message_body(message)))  # the mark of an empty message
         if message.images:
             parts.append(self._images_html(message))
+        self._previous = message.n
         return "".join(parts)
+
+    def _output_label(self, message: Message) -> tuple[str | None, str]:
+        """The tool whose call a tool's output answers, if this page has it, and the
+        output's label: the tool's name, and the message of the call if it is not the one
+        right before (calls made together are answered after them all)."""
+        call = self._calls.get(message.source_id or "")
+        if call is None:
+            return None, "Tool output"
+        tool, n = call
+        label = f"Output of {snippets.displayable(tool)}"
+        return tool, label if n == self._previous else f"{label} (called in message {n})"
 
     def _images_html(self, message: Message) -> str:
         """The message's images, loaded as the reader scrolls to them."""
@@ -103,7 +115,7 @@ class ConversationView:
                                             "alt": f"{which} of message {message.n}, as the session's log holds it"})
         return snippets.to_html(shown)
 
-    def _remember(self, call_id: str, tool: str) -> None:
+    def _remember(self, call_id: str, tool: tuple[str, int]) -> None:
         if len(self._calls) >= _CALLS_REMEMBERED:
             del self._calls[next(iter(self._calls))]
         self._calls[call_id] = tool

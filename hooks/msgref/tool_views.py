@@ -58,9 +58,8 @@ def tool_call_html(name: str, tool_input: object) -> str:
     return f'<div class="msg-tool">{"".join(parts)}</div>'
 
 
-def tool_output_html(text: str, tool_name: str | None) -> str:
-    """A tool's output, as preformatted text: folded, with its size, when long."""
-    label = f"Output of {displayable(tool_name)}" if tool_name else "Tool output"
+def tool_output_html(text: str, label: str) -> str:
+    """A tool's output, as preformatted text under `label`: folded, with its size, when long."""
     if not text.strip():
         empty = etree.Element("p", {"class": "msg-output msg-output--empty"})
         empty.text = f"{label}: empty"
