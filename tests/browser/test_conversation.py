@@ -145,3 +145,17 @@ def test_no_wcag_violation_and_nothing_wider_than_the_screen(real_session, long_
             folder = output_dir / "screenshots"
             folder.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(folder / f"conversation-{viewport_name}-{scheme}.png"), full_page=True)
+
+
+def test_an_essay_page_loads_little_whatever_the_sessions_size(long_session, phone_and_desktop):
+    page = phone_and_desktop(long_session.url, PHONE)
+    loaded: list[int] = []
+
+    def count(request) -> None:
+        sizes = request.sizes()
+        loaded.append(sizes["responseBodySize"] + sizes["responseHeadersSize"])
+
+    page.on("requestfinished", count)
+    page.goto(long_session.url + "subagents/", wait_until="networkidle")
+    page.wait_for_timeout(1000)  # anything loaded once the page is idle counts too
+    assert len(loaded) > 10 and sum(loaded) <= 150_000, (len(loaded), sum(loaded))  # as sent: compressed
