@@ -6,11 +6,13 @@
 Reads Claude Code session logs (JSON Lines, or a {"loglines": [...]} export), Codex
 CLI rollouts, Gemini CLI sessions, OpenAI chat-message lists and ShareGPT conversations, numbers their
 messages by the rule in the README, redacts secrets (sealing each line it redacted, so
-that the site build need not redact it again: see msgref.seal), and replaces the output
-file only once the whole log has been read and the report written. It never writes
-over the log (by any name), replaces nothing but a regular file (a device or a named
-pipe is written directly, a symbolic link keeps pointing at the file it replaces),
-and refuses a log that is not a regular file.
+that the site build need not redact it again: see msgref.seal), keeps the log's images
+in a folder beside the output (transcript_formats.images; not with --no-images), and
+replaces the output file and that folder only once the whole log has been read and the
+report written. It never writes over the log (by any name), replaces nothing but a
+regular file (a device or a named pipe is written directly, a symbolic link keeps
+pointing at the file it replaces) and a folder of images as it writes them, and refuses
+a log that is not a regular file.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from msgref.seal import sealed
 from msgref.transcript import file_kind
 from sitebuild.files import replaced_when_done
 from transcript_formats import FORMAT_NAMES, FORMAT_TITLES, LogError, ReadStats, detect, read_messages
+from transcript_formats.common import LogMessage
+from transcript_formats.images import NO_FOLDER, NO_IMAGES_OPTION, ImageFolder, LeftOut, kept_images
 from transcript_formats.jsonl import MAX_LINE_BYTES, size_text
 from transcript_formats.progress import Progress
 
@@ -62,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     # being written are removed, the output left as it was.
     signal.signal(signal.SIGTERM, lambda signum, frame: _raise_interrupt())
     try:
-        import_log(args.source, args.output, args.format, redactor, args.report).close()
+        import_log(args.source, args.output, args.format, redactor, args.report,
+                   keep_images=not args.no_images).close()
     except LogError as error:
         print(error, file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -87,11 +92,14 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 imported, 1 bad input (such as a log line longer than "
         f"{size_text(MAX_LINE_BYTES)}), or an OUTPUT or report that is SOURCE or cannot be "
         "written (the output and report are left untouched), 2 wrong usage. A device or named pipe as "
-        "OUTPUT or report is written directly. The numbering of messages and the redaction are described "
+        "OUTPUT or report is written directly (the log's images are then left out: no folder can be beside it). "
+        "The numbering of messages and the redaction are described "
         "in the README.",
     )
     parser.add_argument("source", metavar="SOURCE", help="the session log to import")
-    parser.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="the transcript file to write")
+    parser.add_argument("-o", "--output", required=True, metavar="OUTPUT",
+                        help="the transcript file to write; the log's images go in the folder STEM-images beside it "
+                        "(for docs/transcript.jsonl, docs/transcript-images/), replaced at each import")
     parser.add_argument(
         "--format",
         choices=("auto", *FORMAT_NAMES),
@@ -108,6 +116,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--allow", action="append", default=[], metavar="STRING", help="a string never to redact; repeatable"
+    )
+    parser.add_argument(
+        "--no-images", action="store_true",
+        help="keep no image of the log (the text keeps \"[image]\" where each was); redaction cannot read "
+        "an image's pixels, so a screenshot of a secret is kept unless this is given",
     )
     parser.add_argument(
         "--report", metavar="FILE",
@@ -156,6 +169,10 @@ class ImportResult:
         self.stats: ReadStats = _ReportStats(redactor)
         self.kind_counts: dict[str, int] = {}
         self.redacted_messages = 0
+        self.images_kept = 0
+        self.images_folder: str | None = None  # where they are written
+        self.image_files = 0
+        self.images_left_out = LeftOut()
         self._redactions = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - open until close()
 
     def add_redaction(self, n: int, field: str, kinds: list[str]) -> None:
@@ -177,6 +194,16 @@ class ImportResult:
         if self.stats.ignored:
             held = ", ".join(f"{what} {count}" for what, count in sorted(self.stats.ignored.items()))
             lines.append(f"records that hold no message to count: {held}")
+        if self.images_kept:
+            lines.append(f"kept {_count(self.images_kept, 'image')} ({_count(self.image_files, 'file')}) "
+                         f"in {self.images_folder}")
+        left_out = self.images_left_out
+        if left_out.count:
+            lines.append(f"left out {_count(left_out.count, 'image')} (the text keeps \"[image]\" where each was):")
+            for reason, (count, first_lines, more_lines) in sorted(left_out.reasons.items()):
+                more = ", ..." if more_lines else ""
+                where = ", ".join(map(str, first_lines)) + more
+                lines.append(f"  {count} x {reason} (line{'s' if len(first_lines) > 1 else ''} {where})")
         total = sum(self.kind_counts.values())
         if total:
             kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(self.kind_counts.items()))
@@ -211,9 +238,10 @@ class ImportResult:
 
 
 def import_log(source: str, output: str, format_name: str, redactor: Redactor | None,
-               report_path: str | None = None) -> ImportResult:
-    """Read the log at `source` and write its transcript to `output` and its report to
-    `report_path` (or the standard error), or raise LogError leaving both as they were."""
+               report_path: str | None = None, keep_images: bool = True) -> ImportResult:
+    """Read the log at `source` and write its transcript to `output`, its images to the
+    folder beside it (unless not `keep_images`) and its report to `report_path` (or the
+    standard error), or raise LogError leaving all as they were."""
     file = _open_log(source)
     with file:
         _check_outputs(file, source, output, report_path)
@@ -228,12 +256,26 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                 )
             format_name = shape.format
         result = ImportResult(source, output, format_name, redactor)
+        # The folder of images of an earlier import is replaced, by nothing if no image is
+        # kept. A device or pipe (/dev/stdout) has no folder beside it: the images are left
+        # out, and the report says so, rather than the import refused: a check of a log
+        # (-o /dev/null) or a look at it (| jq) needs no images.
+        folder = None if _is_device(output) else ImageFolder(output)
+        if folder and report_path and os.path.realpath(os.path.dirname(os.path.abspath(report_path))) == folder.path:
+            raise LogError(report_path, None, "is in the folder of the transcript's images, which each import "
+                           "replaces; --report must name a file elsewhere")
+        writing = folder if keep_images else None
+        drop_reason = NO_IMAGES_OPTION if not keep_images else NO_FOLDER
+        result.images_folder = folder.name if folder else None
         progress = Progress(os.fstat(file.fileno()).st_size, f"importing {os.path.basename(source)}")
         try:
             with _atomic_writer(output) as transcript:
                 for message in read_messages(file, source, format_name, shape, result.stats):
                     result.messages += 1
-                    record = record_of(dataclasses.replace(message, n=result.messages))
+                    blocks = message.image_blocks if isinstance(message, LogMessage) else ()
+                    names = kept_images(blocks, message.line, writing, result.images_left_out, drop_reason)
+                    result.images_kept += len(names)
+                    record = record_of(dataclasses.replace(message, n=result.messages, images=names))
                     if redactor is not None:
                         record = _redact(record, redactor, result)
                     line = LONE_SURROGATE_RE.sub("\ufffd", json.dumps(record, ensure_ascii=False))
@@ -245,20 +287,39 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                 if result.messages == 0:
                     raise LogError(source, None, f"no messages found in this {FORMAT_TITLES[format_name]} log")
                 progress.close(file.tell(), result.messages)
+                result.image_files = len(writing.names) if writing else 0
                 if report_path is None:
                     transcript.close()  # a full disk may show only now
+                    if folder:  # in place just before the transcript; put back if that fails
+                        folder.put_in_place()
                 else:
                     # The report is in place before the transcript: a report that cannot be
                     # written leaves both as they were.
                     with _atomic_writer(report_path) as report:
                         result.write_report(report)
                         transcript.close()
+                        if folder:
+                            folder.put_in_place()
+            if folder:
+                folder.finish()  # the earlier images go, once the transcript is in place
             result.show(report_path)  # once the transcript is in place
         except BaseException:
+            if folder:
+                folder.abandon()
             progress.abandon()
             result.close()
             raise
     return result
+
+
+def _is_device(path: str) -> bool:
+    """Whether `path` is a device or a named pipe (`/dev/null`, `/dev/stdout`), which is
+    written directly and has no folder beside it for images."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def _open_log(source: str):
@@ -302,6 +363,10 @@ def _check_outputs(log, source: str, output: str, report_path: str | None) -> No
         same = stat.S_ISREG(output_stat.st_mode) and same_file(report_path, output_stat)
     if same:
         raise LogError(report_path, None, "is the transcript being written (-o); --report must name another file")
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def _redact(record: dict, redactor: Redactor, result: ImportResult) -> dict:

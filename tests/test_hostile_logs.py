@@ -4,6 +4,7 @@ leaves every file as it was, with one line naming the file (and line)."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import errno
 import json
@@ -288,6 +289,26 @@ def test_a_full_disk_is_one_line_leaving_the_previous_transcript(tmp_path, small
     assert_one_line(result, f"{report}: cannot write the file: No space left on device")
     assert report.read_text() == "the previous report\n" and not other.exists()
     assert leftovers(small_filesystem) == [] and leftovers(tmp_path) == []
+
+
+def test_images_that_fill_the_disk_are_one_line_leaving_the_previous_transcript_and_images(tmp_path,
+                                                                                          small_filesystem):
+    """The images are written before the transcript is put in place: a disk that fills
+    with them leaves the earlier transcript and folder of images, and no partial folder."""
+    output = small_filesystem / "t.jsonl"
+    output.write_text("the previous transcript\n")
+    (small_filesystem / "t-images").mkdir()
+    earlier = small_filesystem / "t-images" / ("0" * 32 + ".png")
+    earlier.write_bytes(b"\x89PNG\r\n\x1a\n")
+    log = tmp_path / "session.jsonl"
+    pictures = [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": base64.b64encode(
+        b"\x89PNG\r\n\x1a\n" + bytes([seed]) * 20_000).decode()}} for seed in range(5)]  # 100 KB, over 64 KB
+    log.write_text(user_line(pictures) + "\n")
+    result = run_cli(log, "-o", output)
+    assert_one_line(result, f"{small_filesystem / 't-images'}: cannot write the images: No space left on device")
+    assert output.read_text() == "the previous transcript\n"
+    assert sorted(p.name for p in small_filesystem.iterdir()) == ["t-images", "t.jsonl"]
+    assert [p.name for p in (small_filesystem / "t-images").iterdir()] == [earlier.name]
 
 
 def test_a_read_only_file_system_is_one_line_leaving_the_previous_transcript(tmp_path, log, small_filesystem):

@@ -314,7 +314,8 @@ def test_a_bash_call_with_an_empty_result(tmp_path):
 def test_a_pasted_image_is_written_as_a_marker_beside_the_text(tmp_path):
     """Line 11 of the real session: the person pasted a PNG (base64 in the log) and wrote
     a question. The turn is one user message: "[image]", then the text; the image's
-    data is not written."""
+    data is not in the transcript, but in a file beside it, which the message names
+    (tests/test_import_images.py)."""
     line = _log_lines(IMAGE_EDIT_BASH)[10]
     image, text = line["message"]["content"]
     assert image["type"] == "image" and image["source"]["type"] == "base64"
@@ -323,6 +324,7 @@ def test_a_pasted_image_is_written_as_a_marker_beside_the_text(tmp_path):
     assert turn["n"] == 11 and turn["source_id"] == line["uuid"]
     assert turn["text"] == "[image]\n\n" + text["text"]
     assert image["source"]["data"][:40] not in (tmp_path / "transcript.jsonl").read_text(encoding="utf-8")
+    assert [(tmp_path / "transcript-images" / name).exists() for name in turn["images"]] == [True]
 
 
 def test_tool_use_errors_are_tool_results(tmp_path):

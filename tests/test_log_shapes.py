@@ -281,6 +281,7 @@ def test_openai_message_shapes(tmp_path, capsys):
     ]
     assert records[2]["tool_input"] == {"path": "."} and records[4]["tool_input"] == {"file": "a.txt"}
     assert "2 x not a chat message (no 'role') (lines 10, 11)" in report
+    assert "1 x an image block without its data (line 3)" in report
     assert "records that hold no message to count: developer message 1" in report
     assert "critic" not in report
 
@@ -408,6 +409,7 @@ def test_gemini_message_shapes(tmp_path, capsys):
     assert records[2]["tool_input"] == {"command": "ls"}
     assert records[2]["timestamp"] == "2025-12-01T00:00:02.000Z"
     assert "iVBORw0KGgo" not in (tmp_path / "transcript.jsonl").read_text(encoding="utf-8")
+    assert "1 x not valid base64 (line 2)" in report and "iVBORw0KGgo" not in report  # cut short
     assert "skipped" not in report
 
 

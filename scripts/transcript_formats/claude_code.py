@@ -7,7 +7,19 @@ from collections.abc import Iterable, Iterator
 from msgref.schema import Message
 
 from . import jsonl
-from .common import LogError, ReadStats, content_text, join_text, log_message, string_or_none, tool_call
+from .common import (
+    IMAGE_MARK,
+    ImageBlock,
+    LogError,
+    LogMessage,
+    ReadStats,
+    content_text,
+    image_block,
+    join_text,
+    log_message,
+    string_or_none,
+    tool_call,
+)
 from .json_stream import elements_under
 from .jsonl import read_json_lines
 
@@ -109,6 +121,11 @@ def _chars(value: object) -> int:
     return count
 
 
+def _image_chars(message: Message) -> int:
+    """The characters of the image data a message holds, not yet decoded."""
+    return sum(len(image.text) for image in message.image_blocks) if isinstance(message, LogMessage) else 0
+
+
 def _common_fields(record: dict) -> dict:
     return {"timestamp": string_or_none(record.get("timestamp")), "origin": _origin(record)}
 
@@ -134,24 +151,28 @@ def _user_messages(record: dict, line: int, stats: ReadStats) -> Iterator[Messag
         yield log_message("user", "", line, source_id=uuid, **fields)
         return
     text_parts: list[str] = []
+    images: list[ImageBlock] = []
     for block in content:
         block_type = block.get("type") if isinstance(block, dict) else None
         if block_type == "tool_result":
             if text_parts:
-                yield log_message("user", join_text(text_parts), line, source_id=uuid, **fields)
-                text_parts = []
+                yield log_message("user", join_text(text_parts), line, source_id=uuid, image_blocks=tuple(images),
+                                  **fields)
+                text_parts, images = [], []
+            result_images: list[ImageBlock] = []
             yield log_message(
                 "tool",
-                content_text(block.get("content")),
+                content_text(block.get("content"), result_images),
                 line,
                 source_id=string_or_none(block.get("tool_use_id")) or uuid,
+                image_blocks=tuple(result_images),
                 **fields,
             )
         else:
             # Text, images, and plain strings in the content list are what the person sent.
-            text_parts.append(content_text(block))
+            text_parts.append(content_text(block, images))
     if text_parts:
-        yield log_message("user", join_text(text_parts), line, source_id=uuid, **fields)
+        yield log_message("user", join_text(text_parts), line, source_id=uuid, image_blocks=tuple(images), **fields)
 
 
 class _Reply:
@@ -164,6 +185,7 @@ class _Reply:
     def __init__(self, reply_id: str | None = None):
         self.id = reply_id
         self.text: list[str] = []
+        self.images: list[ImageBlock] = []  # in the order of their marks in the text
         self.thinking: list[str] = []
         self.calls: list[Message] = []
         self.first: tuple[int, dict] | None = None
@@ -176,12 +198,14 @@ class _Reply:
             return
         if self.first is None:
             self.first = (line, record)
-        held = (len(self.text), len(self.thinking), len(self.calls))
+        held = (len(self.text), len(self.thinking), len(self.calls), len(self.images))
         try:
             self._add_content(content, record, line, stats)
-        finally:  # what this line added, counted
+        finally:  # what this line added, counted: its images' data too, held until the reply ends
             self.size += sum(map(len, self.text[held[0]:])) + sum(map(len, self.thinking[held[1]:]))
-            self.size += sum(len(call.text) + _chars(call.tool_input) for call in self.calls[held[2]:])
+            self.size += sum(len(call.text) + _chars(call.tool_input) + _image_chars(call)
+                             for call in self.calls[held[2]:])
+            self.size += sum(len(image.text) for image in self.images[held[3]:])
 
     def _add_content(self, content: str | list, record: dict, line: int, stats: ReadStats) -> None:
         if isinstance(content, str):
@@ -192,6 +216,9 @@ class _Reply:
             block_type = block.get("type") if isinstance(block, dict) else None
             if block_type == "text":
                 self.text.append(content_text(block))
+            elif block_type == "image":
+                self.text.append(IMAGE_MARK)
+                self.images.append(image_block(block))
             elif block_type == "thinking":
                 self.thinking.append(str(block.get("thinking") or ""))
             elif block_type == "redacted_thinking":
@@ -208,12 +235,14 @@ class _Reply:
                 )
             elif isinstance(block_type, str) and block_type.endswith("_tool_result"):
                 # Results of tools the provider ran itself, such as a web search.
+                images: list[ImageBlock] = []
                 self.calls.append(
                     log_message(
                         "tool",
-                        content_text(block.get("content")),
+                        content_text(block.get("content"), images),
                         line,
                         source_id=string_or_none(block.get("tool_use_id")),
+                        image_blocks=tuple(images),
                         **fields,
                     )
                 )
@@ -235,6 +264,7 @@ class _Reply:
                 line,
                 source_id=string_or_none(record.get("uuid")) or self.id,
                 thinking=thinking or None,
+                image_blocks=tuple(self.images),
                 **_common_fields(record),
             )
         yield from self.calls

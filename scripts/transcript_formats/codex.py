@@ -16,7 +16,16 @@ from collections.abc import Iterator
 
 from msgref.schema import Message
 
-from .common import ReadStats, content_text, known_name, log_message, parse_arguments, string_or_none, tool_call
+from .common import (
+    ImageBlock,
+    ReadStats,
+    content_text,
+    known_name,
+    log_message,
+    parse_arguments,
+    string_or_none,
+    tool_call,
+)
 from .jsonl import read_json_lines
 
 NAME = "codex"
@@ -133,8 +142,9 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
     if item_type == "message":
         role = payload.get("role")
         if role in ("user", "assistant"):
-            text = content_text(payload.get("content"))
-            return log_message(role, text, line, source_id=item_id, timestamp=timestamp)
+            images: list[ImageBlock] = []
+            text = content_text(payload.get("content"), images)
+            return log_message(role, text, line, source_id=item_id, timestamp=timestamp, image_blocks=tuple(images))
         # Developer and system instructions to the model; a role of no known kind is
         # named "other" (it may be anything).
         stats.ignore(f"{known_name(role, INSTRUCTION_ROLES) or 'other'} message")
@@ -154,8 +164,9 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
         return tool_call(item_type.removesuffix("_call"), payload.get("action"), line,
                          source_id=call_id, timestamp=timestamp)
     if item_type in ("function_call_output", "custom_tool_call_output"):
-        text = _output_text(payload.get("output"))
-        return log_message("tool", text, line, source_id=call_id, timestamp=timestamp)
+        images = []
+        text = _output_text(payload.get("output"), images)
+        return log_message("tool", text, line, source_id=call_id, timestamp=timestamp, image_blocks=tuple(images))
     if item_type in NON_MESSAGE_ITEMS:
         stats.ignore(item_type)
         return None
@@ -163,7 +174,7 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
     return None
 
 
-def _output_text(output) -> str:
+def _output_text(output, images: list[ImageBlock]) -> str:
     if isinstance(output, dict) and "content" in output:
-        return content_text(output["content"])
-    return content_text(output)
+        return content_text(output["content"], images)
+    return content_text(output, images)

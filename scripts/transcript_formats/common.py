@@ -23,11 +23,55 @@ class LogError(Exception):
         super().__init__(f"{where}: {problem}")
 
 
-def log_message(speaker: str, text: str, line: int, **fields) -> Message:
+# The words that stand in a message's text where the log held an image, kept or not.
+IMAGE_MARK = "[image]"
+# Why an image block is left out before its data is looked at (the others are the importer's:
+# transcript_formats.images). Never the block's data, nor any value of the log.
+A_LINK = "a link to an image elsewhere, not the image itself (never fetched)"
+NO_IMAGE_DATA = "an image block without its data"
+DATA_URL_NOT_BASE64 = "a data URL whose data is not base64"
+# How far into a data URL its comma may be: `data:image/png;base64,` and parameters.
+_DATA_URL_HEAD = 200
+
+
+@dataclass(frozen=True)
+class ImageBlock:
+    """An image block of the log, as found: its data not yet decoded, or why it has none.
+
+    The base64 data is `text[start:]`: a data URL's is what follows its comma. The text
+    is the log's own string, not a copy, so holding the blocks of a message costs nothing
+    beyond the record read; the importer decodes them one at a time."""
+
+    text: str = ""
+    start: int = 0
+    problem: str | None = None  # why it cannot be kept (a link, no data), known without decoding
+
+    @classmethod
+    def from_url(cls, url: str) -> ImageBlock:
+        """An image given by its address: a `data:` URL holds it; any other links to it."""
+        if url[:5].lower() != "data:":
+            return cls(problem=A_LINK)
+        comma = url.find(",", 0, _DATA_URL_HEAD)
+        if comma < 0 or not url[:comma].lower().endswith(";base64"):
+            return cls(problem=DATA_URL_NOT_BASE64)
+        return cls(url, comma + 1)
+
+
+@dataclass(frozen=True)
+class LogMessage(Message):
+    """A message as a reader yields it: a transcript message and the image blocks the log
+    held in it, in the order their marks ("[image]") stand in its text. The importer turns
+    them into the message's `images`; they are no field of the transcript."""
+
+    image_blocks: tuple[ImageBlock, ...] = ()
+
+
+def log_message(speaker: str, text: str, line: int, **fields) -> LogMessage:
     """A message as a reader finds it in the log, before the importer numbers it: number
     0, verbatim, and `line` where it starts in the log, for reports. `fields` are the
-    other fields of a transcript message (source_id, timestamp, thinking, ...)."""
-    return Message(0, speaker, "verbatim", text, line=line, **fields)
+    other fields of a transcript message (source_id, timestamp, thinking, ...), and
+    `image_blocks`, the images it holds."""
+    return LogMessage(0, speaker, "verbatim", text, line=line, **fields)
 
 
 def tool_call(name, arguments, line: int, **fields) -> Message:
@@ -97,19 +141,20 @@ def join_text(parts) -> str:
     return "\n\n".join(part for part in parts if part)
 
 
-def content_text(content) -> str:
+def content_text(content, images: list[ImageBlock] | None = None) -> str:
     """Readable text of a message or tool result's content: a string, or a list of
-    parts (text, images, other JSON), as the formats store it."""
+    parts (text, images, other JSON), as the formats store it. An image is "[image]"
+    in the text, and its block is added to `images` (in the order of the marks)."""
     if content is None:
         return ""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return join_text(_part_text(part) for part in content)
-    return _part_text(content)
+        return join_text([_part_text(part, images) for part in content])
+    return _part_text(content, images)
 
 
-def _part_text(part) -> str:
+def _part_text(part, images: list[ImageBlock] | None) -> str:
     if isinstance(part, str):
         return part
     if isinstance(part, dict):
@@ -119,10 +164,31 @@ def _part_text(part) -> str:
             if isinstance(value, str):
                 return value
             if key == "content" and isinstance(value, list):
-                return content_text(value)
+                return content_text(value, images)
         if isinstance(kind, str) and "image" in kind:
-            return "[image]"
+            if images is not None:
+                images.append(image_block(part))
+            return IMAGE_MARK
     return json.dumps(part, ensure_ascii=False)
+
+
+def image_block(part: dict) -> ImageBlock:
+    """The image of a content part whose type names an image, in each format's shape:
+    Claude's `source` (`{"type": "base64", "data": ...}` or `{"type": "url", "url": ...}`),
+    the `image_url` of OpenAI chat (`{"url": ...}`) and of Codex (the URL itself)."""
+    source = part.get("source")
+    if isinstance(source, dict):
+        if isinstance(source.get("data"), str):
+            return ImageBlock(source["data"])
+        if isinstance(source.get("url"), str):
+            return ImageBlock.from_url(source["url"])
+        return ImageBlock(problem=NO_IMAGE_DATA)
+    url = part.get("image_url")
+    if isinstance(url, dict):
+        url = url.get("url")
+    if isinstance(url, str):
+        return ImageBlock.from_url(url)
+    return ImageBlock(problem=NO_IMAGE_DATA)
 
 
 @dataclass

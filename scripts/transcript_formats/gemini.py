@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from msgref.schema import Message
 
-from .common import ReadStats, join_text, log_message, string_or_none, tool_call
+from .common import IMAGE_MARK, NO_IMAGE_DATA, ImageBlock, ReadStats, join_text, log_message, string_or_none, tool_call
 from .json_stream import elements_under
 
 NAME = "gemini"
@@ -65,17 +65,19 @@ def _messages(item, line: int, stats: ReadStats) -> Iterator[Message]:
     if not (content is None or isinstance(content, (str, list, dict))):
         stats.skip(line, BAD_CONTENT)
         return
-    text, part_thinking = _parts_text(content)
+    images: list[ImageBlock] = []
+    text, part_thinking = _parts_text(content, images)
     source_id = string_or_none(item.get("id"))
     timestamp = string_or_none(item.get("timestamp"))
     if kind == "user":
-        yield log_message("user", text, line, source_id=source_id, timestamp=timestamp)
+        yield log_message("user", text, line, source_id=source_id, timestamp=timestamp, image_blocks=tuple(images))
         return
     thinking = join_text([_thoughts(item.get("thoughts")), part_thinking])
     calls = [call for call in item.get("toolCalls") or [] if isinstance(call, dict)]
     # A reply with nothing but tool calls is those calls; an empty one is kept.
     if text or thinking or not calls:
-        yield log_message("assistant", text, line, source_id=source_id, timestamp=timestamp, thinking=thinking or None)
+        yield log_message("assistant", text, line, source_id=source_id, timestamp=timestamp, thinking=thinking or None,
+                          image_blocks=tuple(images))
     for call in calls:
         call_id = string_or_none(call.get("id"))
         call_time = string_or_none(call.get("timestamp")) or timestamp
@@ -83,7 +85,9 @@ def _messages(item, line: int, stats: ReadStats) -> Iterator[Message]:
         result = call.get("result")
         # A call cancelled or refused before it ran has no result: nothing to count.
         if result is not None and result != []:
-            yield log_message("tool", _result_text(result), line, source_id=call_id, timestamp=call_time)
+            result_images: list[ImageBlock] = []
+            yield log_message("tool", _result_text(result, result_images), line, source_id=call_id,
+                              timestamp=call_time, image_blocks=tuple(result_images))
 
 
 def _thoughts(thoughts) -> str:
@@ -100,9 +104,10 @@ def _thoughts(thoughts) -> str:
     return join_text(parts)
 
 
-def _parts_text(content) -> tuple[str, str]:
+def _parts_text(content, images: list[ImageBlock]) -> tuple[str, str]:
     """The text and the thinking of a message's content: a string, one part, or a list
-    of parts and strings. A part marked `thought` is thinking."""
+    of parts and strings. A part marked `thought` is thinking. The image parts are
+    added to `images`."""
     if content is None:
         return "", ""
     if isinstance(content, str):
@@ -113,17 +118,17 @@ def _parts_text(content) -> tuple[str, str]:
         if isinstance(part, dict) and part.get("thought") is True and isinstance(part.get("text"), str):
             thinking.append(part["text"])
         else:
-            text.append(_part_text(part))
+            text.append(_part_text(part, images))
     return join_text(text), join_text(thinking)
 
 
-def _result_text(result) -> str:
+def _result_text(result, images: list[ImageBlock]) -> str:
     """A tool call's result: its parts, the function response's output among them."""
     parts = result if isinstance(result, list) else [result]
-    return join_text(_part_text(part) for part in parts)
+    return join_text([_part_text(part, images) for part in parts])
 
 
-def _part_text(part) -> str:
+def _part_text(part, images: list[ImageBlock]) -> str:
     if isinstance(part, str):
         return part
     if isinstance(part, dict):
@@ -136,8 +141,20 @@ def _part_text(part) -> str:
             data = part.get(key)
             if isinstance(data, dict):
                 mime = data.get("mimeType")
-                return "[image]" if isinstance(mime, str) and mime.startswith("image/") else "[file]"
+                if not (isinstance(mime, str) and mime.startswith("image/")):
+                    return "[file]"
+                images.append(_image_block(data))
+                return IMAGE_MARK
     return json.dumps(part, ensure_ascii=False)
+
+
+def _image_block(data: dict) -> ImageBlock:
+    """An image part: `inlineData` holds its base64 `data`, `fileData` its `fileUri`."""
+    if isinstance(data.get("data"), str):
+        return ImageBlock(data["data"])
+    if isinstance(data.get("fileUri"), str):
+        return ImageBlock.from_url(data["fileUri"])
+    return ImageBlock(problem=NO_IMAGE_DATA)
 
 
 def _response_text(response) -> str:

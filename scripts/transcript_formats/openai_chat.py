@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from msgref.schema import Message
 
 from .common import (
+    ImageBlock,
     LogError,
     ReadStats,
     content_text,
@@ -54,16 +55,19 @@ def _messages(json_doc: JsonDocument, stats: ReadStats) -> Iterator[Message]:
 
 def _from_message(item: dict, line: int, stats: ReadStats) -> Iterator[Message]:
     role = item["role"]
-    text = content_text(item.get("content"))
+    images: list[ImageBlock] = []
+    text = content_text(item.get("content"), images)
+    image_blocks = tuple(images)
     source_id = string_or_none(item.get("id"))
     if role == "user":
-        yield log_message("user", text, line, source_id=source_id)
+        yield log_message("user", text, line, source_id=source_id, image_blocks=image_blocks)
     elif role == "assistant":
         thinking = string_or_none(item.get("reasoning_content")) or string_or_none(item.get("reasoning"))
         calls = [call for call in item.get("tool_calls") or [] if isinstance(call, dict)]
         legacy_call = item.get("function_call")
         if text or thinking or not (calls or legacy_call):
-            yield log_message("assistant", text, line, source_id=source_id, thinking=thinking)
+            yield log_message("assistant", text, line, source_id=source_id, thinking=thinking,
+                              image_blocks=image_blocks)
         for call in calls:
             nested = call.get("function")
             function = nested if isinstance(nested, dict) else call
@@ -76,8 +80,9 @@ def _from_message(item: dict, line: int, stats: ReadStats) -> Iterator[Message]:
         if isinstance(legacy_call, dict):
             yield tool_call(legacy_call.get("name"), parse_arguments(legacy_call.get("arguments")), line)
     elif role in ("tool", "function"):
-        yield log_message("tool", text, line, source_id=string_or_none(item.get("tool_call_id")) or source_id)
+        yield log_message("tool", text, line, source_id=string_or_none(item.get("tool_call_id")) or source_id,
+                          image_blocks=image_blocks)
     elif role in ("system", "developer"):
         stats.ignore(f"{role} message")
     else:
-        yield log_message("unknown", text, line, source_id=source_id)
+        yield log_message("unknown", text, line, source_id=source_id, image_blocks=image_blocks)
