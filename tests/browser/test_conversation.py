@@ -1,11 +1,12 @@
 """A whole session (`context: all`) read as the conversation it was, in a real browser: a
 real Claude Code log with Bash, MultiEdit, TodoWrite, subagents and their sidechain, and a
-generated session of 6,000 messages. Each tool by what it did, Markdown rendered, the work
+generated session of 6,000 messages, and a real log's screenshot. Each tool by what it did, Markdown rendered, the work
 between the people's words folded or hidden on request, no WCAG violation light or dark at
 either width, nothing wider than the screen; screenshots in test-output/screenshots."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -159,3 +160,46 @@ def test_an_essay_page_loads_little_whatever_the_sessions_size(long_session, pho
     page.goto(long_session.url + "subagents/", wait_until="networkidle")
     page.wait_for_timeout(1000)  # anything loaded once the page is idle counts too
     assert len(loaded) > 10 and sum(loaded) <= 150_000, (len(loaded), sum(loaded))  # as sent: compressed
+
+
+@pytest.fixture(scope="module")
+def image_session(output_dir):
+    """The essay of the tests, its message 5852 given the screenshot of a real log, as the importer keeps it."""
+    imported = output_dir / "image-import"
+    shutil.rmtree(imported, ignore_errors=True)
+    imported.mkdir()
+    result = subprocess.run([sys.executable, str(ROOT / "scripts/import_transcript.py"),
+                             str(ROOT / "tests/data/transcripts/claude-code-log_image_edit_bash.jsonl"), "-o",
+                             str(imported / "transcript.jsonl")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    [image] = (imported / "transcript-images").iterdir()
+    project = output_dir / "image-project"
+    shutil.rmtree(project, ignore_errors=True)
+    project = author_project("silence", project)
+    transcript = project / "docs/transcript.jsonl"
+    lines = []
+    for line in transcript.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        record.pop("redaction_seal", None)
+        if record["n"] == 5852:
+            record["images"] = [image.name]
+        lines.append(json.dumps(record, ensure_ascii=False))
+    transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    shutil.copytree(imported / "transcript-images", project / "docs/transcript-images")
+    with StaticHost(build_site(output_dir / "image-site", project)) as server:
+        yield server
+
+
+@pytest.mark.parametrize("viewport_name", VIEWPORTS)
+def test_an_image_of_a_message_loads_lazily_within_the_column(image_session, phone_and_desktop, viewport_name):
+    page = phone_and_desktop(image_session.url, VIEWPORTS[viewport_name])
+    page.goto(image_session.url + "transcript/#msg-5852")
+    wait_for_material(page)
+    image = page.locator('.msg-item[data-msg="5852"] img')
+    assert image.get_attribute("loading") == "lazy" and "message 5852" in (image.get_attribute("alt") or "")
+    image.scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('.msg-item[data-msg=\"5852\"] img').naturalWidth > 0")
+    fits = image.evaluate("img => img.getBoundingClientRect().right"
+                          " <= img.closest('article').getBoundingClientRect().right")
+    assert fits and page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert not axe_violations(page)
