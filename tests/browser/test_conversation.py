@@ -1,8 +1,9 @@
 """A whole session (`context: all`) read as the conversation it was, in a real browser: a
-real Claude Code log with Bash, MultiEdit, TodoWrite, subagents and their sidechain, and a
-generated session of 6,000 messages, and a real log's screenshot. Each tool by what it did, Markdown rendered, the work
-between the people's words folded or hidden on request, no WCAG violation light or dark at
-either width, nothing wider than the screen; screenshots in test-output/screenshots."""
+real Claude Code log with Bash, MultiEdit, TodoWrite, subagents and their sidechain, a
+generated session of 6,000 messages, and a real log's screenshot. Each tool by what it
+did, Markdown rendered, the work between the people's words folded or hidden on request,
+no WCAG violation light or dark at either width, nothing wider than the screen;
+screenshots in test-output/screenshots."""
 
 from __future__ import annotations
 
