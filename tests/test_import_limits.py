@@ -340,6 +340,21 @@ def test_a_log_line_json_does_not_allow_is_named_by_its_line(tmp_path, line, pro
     assert not (tmp_path / "transcript.jsonl").exists()
 
 
+@pytest.mark.parametrize("document, line", [
+    ('{"sessionId": "s", "messages": [{"type": "user", "content": "one"}],\n'
+     ' "messages": [{"type": "user", "content": "two"}]}', 2),  # Gemini CLI's two lists would be read as one
+    ('{"loglines": [],\n"loglines": [{"type": "user", "uuid": "u", "message": {"role": "user", "content": "x"}}]}', 2),
+])
+def test_a_documents_list_of_messages_given_twice_is_named_by_its_line(tmp_path, document, line):
+    source = tmp_path / "session.json"
+    source.write_text(document, encoding="utf-8")
+    result = run_cli(source, "-o", tmp_path / "transcript.jsonl")
+    key = "messages" if "messages" in document else "loglines"
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == f"{source}:{line}: a key given twice in one object ('{key}')"
+    assert not (tmp_path / "transcript.jsonl").exists()
+
+
 @pytest.mark.parametrize("data, problem", [
     (b'{"type":"user","uuid":"u1","message":{"role":"user","content":"one"}}\n'
      b'{"type":"user","uuid":"u2","message":{"role":"user","content":"caf\xc3',

@@ -94,6 +94,11 @@ def parse_json(text: str, path: str, line: int):
     return value
 
 
+def key_twice(key: str) -> str:
+    """The problem of an object that gives `key` twice: a reader would keep one value of two."""
+    return f"a key given twice in one object ({shown_key(key)})"
+
+
 class _NotJson(Exception):
     """What json.loads reads, but JSON does not allow."""
 
@@ -103,7 +108,7 @@ def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
     if len(value) < len(pairs):
         counts = Counter(key for key, _ in pairs)
         twice = next(key for key, count in counts.items() if count > 1)
-        raise _NotJson(f"a key given twice in one object ({shown_key(twice)})")
+        raise _NotJson(key_twice(twice))
     return value
 
 

@@ -14,7 +14,7 @@ import re
 from typing import NoReturn
 
 from . import jsonl
-from .common import LogError, parse_json
+from .common import LogError, key_twice, parse_json
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _STRUCTURE = re.compile(r'["\[\]{}]')
@@ -106,11 +106,16 @@ class JsonDocument:
         if self._skip_whitespace() == "}":
             self._advance(self._pos + 1)
             return
+        seen: set[str] = set()
         while True:
-            line = self._line
-            key = self.read_value() if self.peek() == '"' else None
+            quoted = self.peek() == '"'
+            line = self._line  # the key's, past the white space before it
+            key = self.read_value() if quoted else None
             if not isinstance(key, str):
                 raise LogError(self.path, line, "not valid JSON: expected a key in double quotes")
+            if key in seen:  # two lists of messages would be read as one
+                raise LogError(self.path, line, key_twice(key))
+            seen.add(key)
             self._expect(":", "':' after a key")
             yield key
             if self._after_item("}"):
