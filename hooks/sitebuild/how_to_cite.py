@@ -53,7 +53,7 @@ def how_to_cite_markdown(example: str, *, signed: bool, anchors_paragraphs: bool
         parts += [
             "## A message of the session",
             f"Each message the essay cites has an anchor on the {transcript} pages, `msg-` and its number, and "
-            "under it **Cite this message** gives its permanent address and its citation in each style. The "
+            "**Cite**, on its line, opens its permanent address and its citation in each style. The "
             "message's words are the session's, not the essay's: its citation names the essay as the work that "
             "publishes it. For example:",
             _slot(FIRST_MESSAGE),
