@@ -69,3 +69,45 @@ def test_a_landed_message_is_marked(browser, host, shots, scheme):
     page.screenshot(path=str(shots / f"transcript-target-phone-{scheme}.png"))
     context.close()
     assert not problems.all(), problems.all()
+
+
+def test_a_mark_of_the_map_previews_its_message_made_from_its_entry(browser, host):
+    context, page, problems = new_page(browser, DESKTOP, origin=host.url)
+    page.goto(host.url + "transcript/")
+    wait_for_material(page)
+    assert page.locator(".msg-preview").count() == 0  # made when first asked for, not before
+    page.locator('a.msg-map__mark[href="#msg-5854"]').hover()
+    preview = page.locator("#msg-preview-5854")
+    preview.wait_for(state="visible")
+    entry = page.locator('.msg-item[data-msg="5854"] .msg-entry').inner_text()
+    assert entry.strip() and entry.strip() in preview.inner_text()
+    assert preview.get_attribute("role") == "dialog" and preview.locator("a").get_attribute("href") == "#msg-5854"
+    assert page.locator("[id]").evaluate_all("els => els.length === new Set(els.map(e => e.id)).size")
+    # By keyboard, from the map's list: the preview opens on focus and Escape closes it.
+    page.locator("details.msg-map__list > summary").click()
+    page.locator('details.msg-map__list a[href="#msg-5852"]').focus()
+    page.keyboard.press("Shift+Tab")  # to the item before: the keyboard's focus
+    listed = page.locator('details.msg-map__list a[href="#msg-5844"]')
+    page.locator("#msg-preview-5844").wait_for(state="visible")
+    assert listed.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("Tab")  # into the preview, next in the order
+    assert page.evaluate("document.activeElement.closest('#msg-preview-5844') !== null")
+    page.keyboard.press("Escape")
+    page.locator("#msg-preview-5844").wait_for(state="hidden")
+    assert page.evaluate("document.activeElement.getAttribute('href')") == "#msg-5844"
+    context.close()
+    assert not problems.all(), problems.all()
+
+
+def test_a_tap_on_a_mark_previews_then_goes(browser, host):
+    context, page, problems = new_page(browser, PHONE, origin=host.url, has_touch=True, is_mobile=True)
+    page.goto(host.url + "transcript/")
+    wait_for_material(page)
+    mark = page.locator('a.msg-map__mark[href="#msg-5856"]')
+    mark.tap()
+    page.locator("#msg-preview-5856").wait_for(state="visible")
+    assert page.url.endswith("/transcript/")  # the first tap shows, not follows
+    page.locator("#msg-preview-5856 a").tap()
+    page.wait_for_url("**/transcript/#msg-5856")
+    context.close()
+    assert not problems.all(), problems.all()
