@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -88,17 +89,30 @@ def more_planted_secrets() -> dict[str, tuple[str, str]]:
     }
 
 
+def newest_planted_secrets() -> dict[str, tuple[str, str]]:
+    """The kinds added with the fourth version of the rules, as more_planted_secrets
+    gives them (kept apart for the same reason)."""
+    webhook = "T0FAKE" + "0001/B0FAKE" + "0002/" + "fakeHook" + "w" * 16
+    return {
+        "slack-webhook": (f"curl -X POST -d @msg.json https://hooks.slack.com/services/{webhook}", webhook),
+    }
+
+
+def all_planted_secrets() -> dict[str, tuple[str, str]]:
+    return {**planted_secrets(), **more_planted_secrets(), **newest_planted_secrets()}
+
+
 def test_every_kind_has_a_planted_secret():
     base64_kinds = {kind for kind in more_planted_secrets() if kind.endswith("-base64")}
-    assert set(planted_secrets()) | set(more_planted_secrets()) == set(KINDS) - {"base64"} | base64_kinds
+    assert set(all_planted_secrets()) == set(KINDS) - {"base64"} | base64_kinds
 
 
-PLANTED_KINDS = [*planted_secrets(), *more_planted_secrets()]
+PLANTED_KINDS = list(all_planted_secrets())
 
 
 @pytest.mark.parametrize("kind", PLANTED_KINDS)
 def test_each_kind_is_replaced_by_its_marker(kind):
-    text, secret = {**planted_secrets(), **more_planted_secrets()}[kind]
+    text, secret = all_planted_secrets()[kind]
     redacted, kinds = Redactor().redact_text(text)
     assert secret not in redacted
     assert f"[REDACTED: {kind}]" in redacted
@@ -153,7 +167,7 @@ def test_ordinary_text_is_left_alone(text):
 
 def test_redaction_leaves_its_own_output_unchanged():
     redactor = Redactor()
-    for text, _ in [*planted_secrets().values(), *more_planted_secrets().values()]:
+    for text, _ in all_planted_secrets().values():
         once, kinds = redactor.redact_text(text)
         assert kinds
         assert redactor.redact_text(once) == (once, [])
@@ -258,7 +272,7 @@ def test_a_value_nested_too_deeply_is_refused_with_the_limit():
 
 @pytest.mark.parametrize("kind", PLANTED_KINDS)
 def test_a_message_holding_a_secret_anywhere_may_hold_one(kind):
-    line, _ = {**planted_secrets(), **more_planted_secrets()}[kind]
+    line, _ = all_planted_secrets()[kind]
     redactor = Redactor()
     for value in (line, {"cmd": [line]}, {line: "x"}, [["a", {"b": line.upper() if kind == "bearer-token" else line}]]):
         assert redactor.may_hold_secret("clean text", value), value
@@ -537,3 +551,194 @@ def test_an_unquoted_yaml_password_with_digits_is_no_type_name(value):
 def test_azure_keys_and_signatures_are_redacted(text, secret):
     redacted, kinds = Redactor().redact_text(text)
     assert kinds == ["secret-assignment"] and secret not in redacted
+
+
+# --- The gaps closed by the fourth version of the rules -------------------------------------
+
+PASSWORD = "Hunter2x9"  # each test's secret; with a digit, as a password often is
+
+
+def _putty_key(version: int = 3, line_break: str = "\n", mac: bool = True) -> str:
+    lines = [f"PuTTY-User-Key-File-{version}: ssh-ed25519", "Encryption: none", "Comment: ed25519-key-20260101",
+             "Public-Lines: 2", "AAAAC3NzaC1lZDI1NTE5AAAAI" + "F" * 39, "AAAA", "Private-Lines: 1",
+             "AAAAIFAKE" + "p" * 35]
+    if version == 3:
+        lines[4:4] = []
+    if mac:
+        lines.append("Private-MAC: " + "ab12" * 16)
+    return line_break.join(lines)
+
+
+@pytest.mark.parametrize("key", [
+    _putty_key(), _putty_key(2), _putty_key(line_break="\r\n"), _putty_key(line_break="\\n"),
+    _putty_key(mac=False),  # a cut-off output: as far as it goes
+    _putty_key(line_break="\n    "),  # indented, in a heredoc
+])
+def test_a_putty_key_file_is_redacted_whole(key):
+    redacted, kinds = Redactor().redact_text(f"$ cat id.ppk\n{key}\n$ ls\n")
+    assert redacted == "$ cat id.ppk\n[REDACTED: private-key]\n$ ls\n"
+    assert kinds == ["private-key"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("url: https://hooks.slack.com/services/T0FAKE001/B0FAKE002/fakeHook" + "x1" * 8 + "\n",
+     "url: https://hooks.slack.com/services/[REDACTED: slack-webhook]\n"),
+    ("https://hooks.slack.com/workflows/T0FAKE001/A0FAKE002/123456789/fakeHook" + "x1" * 8,
+     "https://hooks.slack.com/workflows/[REDACTED: slack-webhook]"),
+    ("hooks.slack.com/triggers/T0FAKE001/1234567890123/" + "0f" * 16 + "\n",
+     "hooks.slack.com/triggers/[REDACTED: slack-webhook]\n"),
+])
+def test_a_slack_webhook_keeps_its_host(text, expected):
+    assert Redactor().redact_text(text) == (expected, ["slack-webhook"])
+
+
+@pytest.mark.parametrize("template", [
+    "redis-cli -h cache -p 6379 -a {} ping",
+    "redis-cli --pass '{}' info",
+    'mongosh "mongodb://db:27017" -u admin -p {} --authenticationDatabase admin',
+    "docker exec -it db mongo -u root -p {}",
+    "mongodump \\\n  -u admin \\\n  -p {} --out /backup",
+    "podman login -u me -p {} quay.io",
+    "htpasswd -b .htpasswd admin {}",
+    "htpasswd -bcB /etc/nginx/.htpasswd admin {} && nginx -s reload",
+    "htpasswd -nbB admin '{}'",
+    "htpasswd -b -C 12 -B users.txt admin {}",
+    "smbclient //srv/share -U ann%{} -c ls",
+    "smbclient -L //srv --user='CORP\\ann%{}'",
+    "rpcclient -U admin%{} 10.0.0.5",
+    "openssl enc -aes-256-cbc -salt -in a -out b -pass pass:{}",
+    "openssl pkcs12 -export -in c.pem -passout pass:{} -out c.p12",
+    "openssl rsa -in k.pem -passin 'pass:{}'",
+])
+def test_more_commands_keep_all_but_their_password(template):
+    redacted, kinds = Redactor().redact_text(template.format(PASSWORD))
+    assert redacted == template.format("[REDACTED: command-password]") and kinds == ["command-password"]
+
+
+@pytest.mark.parametrize("text", [
+    "docker run -p 8080:80 nginx",
+    "podman run -d -p 8080:80 --name web img",
+    "docker run --name mongo -p 27017:27017 -d mongo:7",
+    "docker run -p 6379:6379 redis && redis-cli -h localhost ping",
+    "redis-cli -a $REDIS_PASSWORD ping",
+    "mongosh -u admin -p",  # `-p` alone prompts
+    "mongosh -u admin -p --authenticationDatabase admin",
+    "ssh -p 2222 host; grep -a -p pattern file.txt | mongo-express",
+    "htpasswd -c .htpasswd admin",  # prompts
+    "htpasswd -B .htpasswd admin",
+    "htpasswd -b .htpasswd admin $PASS",
+    "smbclient -L //srv -U guest",
+    "smbclient //srv/share -U ann%$SMB_PASS",
+    "printf '%s' x -U a%b",  # no Samba client
+    "openssl enc -aes-256-cbc -pass env:PASS -in f",
+    "openssl rsa -passin file:pw.txt -in k.pem",
+    "openssl rsa -passin stdin",
+    "See https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX for the form",
+    "Slack webhooks live at hooks.slack.com/services/...",
+    "a .ppk file starts with PuTTY-User-Key-File-3, then its headers",
+])
+def test_commands_without_a_password_and_placeholders_are_left_alone(text):
+    assert Redactor().redact_text(text) == (text, [])
+
+
+@pytest.mark.parametrize("text, expected", [
+    (f"<password>{PASSWORD}</password>", "<password>[REDACTED: secret-field]</password>"),
+    (f"<server>\n  <id>repo</id>\n  <password>{PASSWORD}</password>\n</server>",
+     "<server>\n  <id>repo</id>\n  <password>[REDACTED: secret-field]</password>\n</server>"),
+    ("<ns:ClientSecret>s3cr3t-Value</ns:ClientSecret>", "<ns:ClientSecret>[REDACTED: secret-field]</ns:ClientSecret>"),
+    (f'<add key="DbPassword" value="{PASSWORD}"/>', '<add key="DbPassword" value="[REDACTED: secret-field]"/>'),
+    (f'<property name="hibernate.connection.password" value="{PASSWORD}" />',
+     '<property name="hibernate.connection.password" value="[REDACTED: secret-field]" />'),
+    (f'<add key=\\"ApiKey\\" value=\\"{PASSWORD}\\"/>', '<add key=\\"ApiKey\\" value=\\"[REDACTED: secret-field]\\"/>'),
+    (f"{{user: ann, password: {PASSWORD}}}", "{user: ann, password: [REDACTED: secret-field]}"),
+    (f"db: {{host: db, password: {PASSWORD}, port: 5432}}\n",
+     "db: {host: db, password: [REDACTED: secret-field], port: 5432}\n"),
+    ("- {name: ci, api_key: k3y-0123456789}", "- {name: ci, api_key: [REDACTED: secret-field]}"),
+    (f"users:\n  - name: ann\n    password: {PASSWORD}\n  - password: {PASSWORD}\n",
+     "users:\n  - name: ann\n    password: [REDACTED: secret-field]\n  - password: [REDACTED: secret-field]\n"),
+    (f"name\tvalue\nsmtp_password\t{PASSWORD}\nsmtp_host\tmail.example.org\n",
+     "name\tvalue\nsmtp_password\t[REDACTED: secret-field]\nsmtp_host\tmail.example.org\n"),
+    (f'export PASSWORD=\\"{PASSWORD}\\"', 'export PASSWORD=\\"[REDACTED: secret-assignment]\\"'),
+])
+def test_passwords_in_xml_flow_yaml_tables_and_escaped_quotes_are_redacted(text, expected):
+    redacted, kinds = Redactor().redact_text(text)
+    assert redacted == expected and PASSWORD not in redacted
+    assert kinds == re.findall(r"\[REDACTED: ([a-z-]+)\]", expected)
+    assert Redactor().redact_text(redacted) == (redacted, [])
+
+
+def test_json_escaped_twice_is_redacted():
+    once = json.dumps({"user": "ann", "password": PASSWORD})
+    twice = json.dumps(json.dumps(once))
+    for text in (twice, twice[1:-1]):
+        assert "\\\\\\\"password\\\\\\\"" in text  # `\\\"password\\\"`: escaped twice
+        redacted, kinds = Redactor().redact_text(f"echo {text}")
+        assert PASSWORD not in redacted and kinds == ["secret-field"]
+
+
+@pytest.mark.parametrize("text", [
+    "The password is required; set a strong password for the admin account.",
+    'password = os.environ["X"]',
+    "<label>Password</label><input type=\"password\" name=\"password\">",
+    "<password>${DB_PASSWORD}</password><password></password><token>IDENT</token>",
+    '<add key="Timeout" value="30"/>',  # the key named a value: it was redacted as an assignment
+    '<add key="DbPassword" value="$(DbPassword)"/>',
+    "const cfg = {user: name, password: userPassword}",
+    "login({ username, password: hashed_pw })",
+    "{ password: z.string().min(8), token: string }",
+    "type Creds = {user: string, password: string}",
+    "const o = {\n  password: user_password,\n  token: someToken,\n}",
+    "{password: password}",
+    "password\tRequired\nPassword\tmust be 8 characters\nid\tpassword\tname\ntoken\t12\n",
+])
+def test_prose_code_and_schemas_naming_a_password_are_left_alone(text):
+    assert Redactor().redact_text(text) == (text, [])
+
+
+@pytest.mark.parametrize("before", ["https://example.org/v1/secrets/", "key-", "id+", "path/to_", "a/b/"])
+def test_a_base64_token_after_a_separator_is_found_and_the_text_before_kept(before):
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        for lead in ("", " ", ": "):  # the token at each offset in a group of three bytes
+            encoded = encode((lead + GITHUB).encode()).decode()
+            redacted, kinds = Redactor().redact_text(before + encoded + " done")
+            assert redacted == before + "[REDACTED: github-token-base64] done"
+            assert kinds == ["github-token-base64"]
+
+
+@pytest.mark.parametrize("text", [
+    "https://example.org/files/" + base64.b64encode(b"just some ordinary text, nothing to hide here").decode(),
+    "data:image/png;base64," + base64.b64encode(bytes(range(256)) * 4).decode(),
+    "/Users/Ann/Projects/SomeLongCamelCaseFolderName/AnotherQuiteLongName/File.swift",
+    "id-" + base64.b64encode(b"user:ghp_tooShortToBeAToken").decode(),
+])
+def test_base64_after_a_separator_without_a_secret_is_left_alone(text):
+    assert Redactor().redact_text(text) == (text, [])
+
+
+# A megabyte of near-misses of each rule of the fourth version: each is searched in far
+# less than the bound, which only a search that backtracks badly would come near.
+NEAR_MISSES = {
+    "putty": "PuTTY-User-Key-File-3: ssh-ed25519 Comment: x ",
+    "slack-webhook": "https://hooks.slack.com/services/T0123ABCD/B0123ABCD/",
+    "redis-cli": "redis-cli -h host -a -p ",
+    "mongosh": "mongosh -u admin -p -x 27017:27017 ",
+    "flag-far-from-its-command": "mongo " + "x " * 20 + "-p -a -U ",
+    "smbclient": "smbclient //srv/share -U ann -U %x ",
+    "openssl": "openssl enc -pass env:X -passin pass ",
+    "htpasswd": "htpasswd -b -c -B file user ",
+    "xml-element": "<password><token>a</b>",
+    "xml-attribute": '<add key="DbPassword" value=x ',
+    "flow-mapping": "{password: abc def, token: x y ",
+    "tab": "password\tabc def\t",
+    "json-escaped-twice": '\\\\\\"password\\\\\\": \\\\\\"',
+    "base64-after-a-separator": "org/api/v1/Z2hwX1JSUl/",
+}
+
+
+@pytest.mark.parametrize("name", NEAR_MISSES)
+def test_a_megabyte_of_near_misses_is_searched_quickly(name):
+    unit = NEAR_MISSES[name]
+    text = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
+    started = time.process_time()
+    Redactor().redact_text(text)
+    assert time.process_time() - started < 2.0

@@ -35,7 +35,7 @@ MARKER = "[REDACTED: {kind}]"
 # redacted, so that transcripts sealed by an older importer are redacted again. An
 # `accept` function below is named, not read, by the fingerprint: a change to one
 # raises it too.
-RULES_VERSION = 3
+RULES_VERSION = 4
 
 # Characters that may stand right before a key's prefix; a letter, digit, `_` or `-`
 # there means the prefix is part of a longer word ("task-", "disk-").
@@ -163,45 +163,133 @@ _SECRET_NAME_ENDS = ("password", "passwd", "passphrase", "secret", "token", "aut
                      *(f"{c}key" for c in sorted({"_", "-", *(word[-1] for word in _SECRET_KEY_WORDS)})))
 
 
-def _after_secret_name(case_insensitive: bool) -> str:
-    """A regular expression for a colon right after a name ending as _SECRET_NAME_ENDS
-    do, and its closing quote if any."""
+def _after_secret_name(case_insensitive: bool, separator: str = ":") -> str:
+    """A regular expression for a colon (or another `separator`) right after a name
+    ending as _SECRET_NAME_ENDS do, and its closing quote if any: plain, escaped once
+    (`\\"`) or twice (`\\\\\\"`), as JSON inside a JSON string inside text is. After a
+    tab, the name alone."""
     # A look-behind must be of one width: the ends are grouped by length. A first look
     # at the character before the colon turns most colons away at once.
     widths: dict[int, list[str]] = {}
     for end in _SECRET_NAME_ENDS:
         widths.setdefault(len(end), []).append(re.escape(end))
-    behind = "|".join(f"(?<=(?:{'|'.join(ends)}){re.escape(close + space)}:)" for ends in widths.values()
-                      for close in ("", '"', "'", '\\"') for space in ("", " "))
-    last = "".join(sorted({end[-1] for end in _SECRET_NAME_ENDS})) + "\"' "
-    pattern = f":(?<=[{re.escape(last)}]:)(?:{behind})"
+    closes, spaces = (("", '"', "'", '\\"', '\\\\\\"'), ("", " ")) if separator == ":" else (("",), ("",))
+    sep = re.escape(separator)
+    behind = "|".join(f"(?<=(?:{'|'.join(ends)}){re.escape(close + space)}{sep})" for ends in widths.values()
+                      for close in closes for space in spaces)
+    last = "".join(sorted({end[-1] for end in _SECRET_NAME_ENDS} | {close[-1:] for close in closes} | set(spaces)))
+    pattern = f"{sep}(?<=[{re.escape(last)}]{sep})(?:{behind})"
     return f"(?i:{pattern})" if case_insensitive else pattern
 
 
-_KEY_END = re.compile(r"(?P<close>\\?[\"']?) ?\Z")
+# A look-behind for the end of a name ending as _SECRET_NAME_ENDS do, any case.
+_SECRET_NAME_END = "(?i:" + "|".join(f"(?<={re.escape(end)})" for end in _SECRET_NAME_ENDS) + ")"
+_KEY_END = re.compile(r"(?P<close>(?:\\(?:\\\\)?)?[\"']?) ?\Z")
 
 
-def _secret_field(match: re.Match[str]) -> bool:
-    """Whether a match of the secret-field pattern (from the colon on) follows a key
-    named like a secret and holds a literal value: the name is read back from the colon
-    (`client_secret`, not `oauth`), and a value without quotes must follow an unquoted
-    key that starts its line."""
+def _key_before(match: re.Match[str]) -> tuple[str | None, str, str]:
+    """The key whose name ends right before a match (at its colon or tab): how its name
+    is treated (see secret_name), its closing quote if any, and the text before the name
+    on its line."""
     before = match.string[max(0, match.start() - 120) : match.start()]
     end = _KEY_END.search(before)
     assert end is not None  # it matches the empty string
     name_end = before[: end.start()]
     name = _NAME_CHARS.search(name_end)
     assert name is not None
-    name_kind = secret_name(name.group(0))
+    return secret_name(name.group(0)), end.group("close"), name_end[: name.start()].rsplit("\n", 1)[-1]
+
+
+# A name in code (`user_password`, `$pw`), which a value without quotes in braces is more
+# often than a literal.
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z_$]*\Z")
+
+
+def _secret_field(match: re.Match[str]) -> bool:
+    """Whether a match of the secret-field pattern (from the colon on) follows a key
+    named like a secret and holds a literal value: the name is read back from the colon
+    (`client_secret`, not `oauth`). A value without quotes must follow an unquoted key
+    that starts its line (`- ` before it too, as a YAML list's item), or one in a YAML
+    flow mapping, after `{` or `,` (`{user: ann, password: …}`); there, it must not be
+    a name in code either, as an object literal's `{password: userPassword}` is."""
+    name_kind, close, line_start = _key_before(match)
     if name_kind is None:
         return False
-    plain = match.group("plain")
-    if plain is None:
+    plain, flow = match.group("plain"), match.group("flow")
+    if plain is None and flow is None:
         value = match.group("escaped") or match.group("double") or match.group("single") or ""
         return secret_literal(value, name_kind)
-    line_start = name_end[: name.start()].rsplit("\n", 1)[-1]
-    return (not end.group("close") and re.fullmatch(r"[ \t]*(?:-[ \t]+)?", line_start) is not None
-            and secret_literal(plain, name_kind, plain=True))
+    if close:
+        return False
+    if re.fullmatch(r"[ \t]*(?:-[ \t]+)?", line_start) is not None:
+        # On a line of its own, a value before `}` is one (`password: abc}`); one before
+        # `,` is code, a line of an object literal (`password: user_password,`).
+        return (flow is None or not match.string.startswith(",", match.end())) \
+            and secret_literal(plain or flow, name_kind, plain=True)
+    return (flow is not None and re.search(r"[{,][ \t]*\Z", line_start) is not None
+            and _IDENTIFIER.match(flow) is None and secret_literal(flow, name_kind, plain=True))
+
+
+def _tab_field(match: re.Match[str]) -> bool:
+    """Whether a match of the secret-field pattern for tables (from the tab on) ends a
+    line of two columns, a name like a secret's and a literal value, as `mysql -e` and
+    other tools print a table."""
+    name_kind, close, line_start = _key_before(match)
+    return (name_kind is not None and not close and re.fullmatch(r"[ \t]*", line_start) is not None
+            and secret_literal(match.group("tab"), name_kind, plain=True))
+
+
+def _xml_field(match: re.Match[str]) -> bool:
+    """Whether a match of a secret-field pattern for XML is the literal value of an
+    element or a `key`/`name` attribute named like a secret: `<password>…</password>`,
+    `<add key="DbPassword" value="…"/>`, `<property name="password" value="…"/>`."""
+    groups = match.groupdict()
+    name = groups.get("tag") or groups.get("attr_name") or ""
+    name_kind = secret_name(name.rsplit(":", 1)[-1])
+    value = groups.get("element") or groups.get("attr_value") or ""
+    return name_kind is not None and secret_literal(value, name_kind)
+
+
+# The commands whose flags the command-password pattern for flags finds, by the flag's
+# group: words of which one must be in the text before the flag, and the command's name.
+_FLAG_COMMANDS = {
+    "redis": (("redis-cli",), re.compile(r"(?<![\w.-])redis-cli(?![\w-])")),
+    "mongo": (("mongo",), re.compile(r"(?<![\w.-])mongo(?:sh|dump|restore|export|import|stat|top|files)?(?![\w.:-])")),
+    "smb": (("smb", "rpcclient", "net"),
+            re.compile(r"(?<![\w.-])(?:smbclient|rpcclient|smbcacls|smbget|smbmap|smbtree|smbcquotas|net)(?![\w-])")),
+}
+
+
+def _command_start(before: str) -> int:
+    """Where the last command in `before` starts: after its last `;`, `|`, `&` or line
+    break not escaped by `\\`."""
+    line = before.rfind("\n")
+    while line > 0 and before[line - 1] == "\\":
+        line = before.rfind("\n", 0, line - 1)
+    return max(line, before.rfind(";"), before.rfind("|"), before.rfind("&")) + 1
+
+
+def _command_flag(match: re.Match[str]) -> bool:
+    """Whether a flag found by the command-password pattern for flags belongs to its
+    command: the command is named in the 500 characters before the flag, since the last
+    break between commands (`docker exec db mongosh -u admin -p …` counts). openssl's
+    `pass:` tells its own."""
+    for group, (words, command) in _FLAG_COMMANDS.items():
+        if match.group(group) is not None:
+            before = match.string[max(0, match.start() - 500) : match.start()]
+            if not any(map(before.__contains__, words)):
+                return False  # quickly
+            return command.search(before, _command_start(before)) is not None
+    return match.group("openssl") is not None
+
+
+def _htpasswd(match: re.Match[str]) -> bool:
+    """Whether a match of the htpasswd pattern has the password on its command line
+    (`-b`) as the last of its arguments: the file, the user and the password, or the
+    user and the password with `-n` (no file)."""
+    flags = "".join(match.group("htflags").split())
+    arguments = 2 if "n" in flags else 3
+    return "b" in flags and len(match.group("htargs").split()) + 1 == arguments
 
 
 # --- Secrets in base64 -------------------------------------------------------------
@@ -234,6 +322,33 @@ def decode_base64(run: str) -> str | None:
     return None
 
 
+# Where base64 may start inside a longer run: after a path's `/`, a name's `-` or `_`,
+# a `+` (`org/<base64>`, `key-<base64>`). A run is one match (see _B64_START); if the
+# whole run is not base64 of text, the rest of it after one of the separators within
+# its first 200 characters is tried, where 24 characters follow that may be base64 of
+# ASCII text: each group of four encodes three bytes below 0x80, which leaves its first
+# character 32 values, its second 32 and its third 32. Random letters (a path's, a
+# name's) pass this test one time in some 50,000, and one regular expression makes it.
+_TEXT_AFTER_SEPARATOR = re.compile(
+    r"[/+_-](?=(?:[A-Za-f][A-HQ-Xg-nw-z0-3][ABEFIJMNQRUVYZcdghklopstwx014589][A-Za-z0-9+/_-]){6})")
+_SEPARATOR_REACH, _SEPARATORS_TRIED = 200, 8
+
+
+def base64_texts(run: str) -> Iterator[tuple[int, str]]:
+    """Where in a run of base64 the base64 of text starts, and the text: the whole run
+    (see decode_base64), or, if it is not base64 of text, the rest of it after one of
+    the separators near its start (the base64 of a token at the end of a path)."""
+    decoded = decode_base64(run)
+    if decoded is not None:
+        yield 0, decoded
+        return
+    for n, head in enumerate(_TEXT_AFTER_SEPARATOR.finditer(run, 0, _SEPARATOR_REACH + 25)):
+        if n == _SEPARATORS_TRIED:
+            return
+        if (decoded := decode_base64(run[head.end() :])) is not None:
+            yield head.end(), decoded
+
+
 _B64 = "[A-Za-z0-9+/]"
 _B64_EDGE = "[A-Za-z0-9+/=_-]"
 _BASE64_BYTES = bytes.maketrans(
@@ -259,6 +374,19 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         r"(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=:,\s-]|\\[nr])*)",
         hints=["PRIVATE KEY"],
     ),
+    _pattern(
+        "private-key",
+        # A PuTTY key file (.ppk, versions 1 to 3): its first line, its headers and the
+        # base64 lines of its public and private parts, to its MAC; without the MAC (a
+        # cut-off output), as far as it goes. Lines broken by real or escaped line
+        # breaks, indented or not. A header holds a colon, a base64 line none: each
+        # line is read one way only.
+        r"PuTTY-User-Key-File-[0-9]+:[ \t]*[\w.@-]+"
+        r"(?:(?:\r?\n|(?:\\r)?\\n)[ \t]*(?:(?:Encryption|Comment|Public-Lines|Private-Lines|Key-Derivation"
+        r"|Argon2-[A-Za-z]+):(?:[^\n\\]|\\[^nr])*|[A-Za-z0-9+/=]+(?![A-Za-z0-9+/=:-])))*"
+        r"(?:(?:\r?\n|(?:\\r)?\\n)[ \t]*Private-(?:MAC|Hash):[ \t]*[0-9a-fA-F]*)?",
+        hints=["PuTTY-User-Key-File-"],
+    ),
     _pattern("anthropic-key", _START + r"sk-ant-[A-Za-z0-9_-]{20,}", hints=["sk-ant-"]),
     _pattern(
         "openai-key",
@@ -279,6 +407,15 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         hints=["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
     ),
     _pattern("slack-token", r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}", hints=["xox"]),
+    _pattern(
+        "slack-webhook",
+        # An incoming webhook's address, or a workflow's: anyone holding it may post to
+        # the channel. The host and the kind are kept; a placeholder of X's is no secret.
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>T[A-Z0-9]{6,}/[A-Z0-9]{6,}/"
+        r"(?:[0-9]+/)?(?!X+(?![A-Za-z0-9]))[A-Za-z0-9]{16,})",
+        "secret",
+        hints=["hooks.slack.com/"],
+    ),
     _pattern("google-api-key", _START + r"AIza[A-Za-z0-9_-]{30,}", hints=["AIza"]),
     _pattern(
         "stripe-key",
@@ -362,9 +499,9 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         "command-password",
         # The password in `curl -u user:password` (the user is kept), `mysql -pPASSWORD`
         # (`-p` alone prompts, and `-p 3306` is not mysql's), `sshpass -p PASSWORD` and
-        # `docker login -p PASSWORD`. `--password=…` is a secret-assignment. The flag
-        # is looked for at most 500 characters on, so that a long line with many
-        # commands costs no more than a few passes.
+        # `docker login -p PASSWORD` (`podman login` too). `--password=…` is a
+        # secret-assignment. The flag is looked for at most 500 characters on, so that
+        # a long line with many commands costs no more than a few passes.
         r"\bcurl\b(?:[^\n;|&]|\\\n){0,500}?[ \t](?:-u[ \t]*|--user[= \t][ \t]*)[\"']?(?:" + _A_MARKER
         + r"|[^\s:\"'])*:"
         + _NOT_MARKER + _NOT_STAND_IN + r"(?P<curl>[^\s\"']+)"
@@ -372,7 +509,8 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         r"(?![\w-])(?:[^\n;|&]|\\\n){0,500}?[ \t]-p[\"']?" + _NOT_MARKER + _NOT_STAND_IN + r"(?P<mysql>[^\s\"']+)"
         r"|\bsshpass[ \t]+(?:-[a-oq-zA-Z]\S*[ \t]+)*-p[ \t]*[\"']?" + _NOT_MARKER
         + _NOT_STAND_IN + r"(?P<sshpass>[^\s\"']+)"
-        r"|\bdocker[ \t]+login\b(?:[^\n;|&]|\\\n){0,500}?[ \t](?:-p|--password)[ \t]+[\"']?" + _NOT_MARKER
+        r"|\b(?:docker|podman)[ \t]+login\b(?:[^\n;|&]|\\\n){0,500}?"
+        r"[ \t](?:-p|--password)[ \t]+[\"']?" + _NOT_MARKER
         + _NOT_STAND_IN + r"(?P<docker>[^\s\"']+)"
         # `--password VALUE`, `--token VALUE` (`--password=VALUE` is a secret-assignment):
         # a value with a digit, or long, so that "the --token flag" in prose is left alone.
@@ -380,10 +518,68 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         + _NOT_MARKER + _NOT_STAND_IN
         + r"(?P<flag>(?=[^\s\"']*[0-9])[^\s\"'-][^\s\"']{5,}|[^\s\"'-][^\s\"']{15,})",
         "curl|mysql|sshpass|docker|flag",
-        hints=["curl", "mysql", "mariadb", "sshpass", "docker", "--passw", "--api", "--token", "--secret",
+        hints=["curl", "mysql", "mariadb", "sshpass", "docker", "podman", "--passw", "--api", "--token", "--secret",
                "--client-secret", "--auth-token", "--access-token"],
         hint_regex=r"[ \t](?:-[up]|--user|--password)|--(?:passw|api-?key|token|secret|client-secret|auth-token"
         r"|access-token)[ \t]",
+    ),
+    _pattern(
+        "command-password",
+        # `redis-cli -a PASSWORD` (`--pass`), the `-p PASSWORD` of mongo's tools (their
+        # port is `--port`; a value of digits and colons is a port all the same, as
+        # `docker run -p 27017:27017 mongo` maps it), `smbclient -U user%PASSWORD` and
+        # the other Samba clients, and openssl's `-pass pass:PASSWORD` (`-passin`,
+        # `-passout`, `-password`; its `env:` and `file:` forms name no secret). A value
+        # starting with `-` is the next flag: the tool prompts. The search is for the
+        # flag, and _command_flag looks back for the command: a search from each command
+        # for its flag would cost a pass over the rest of the line for each. The `-`
+        # comes first, alone: a search for a literal skips ahead far quicker.
+        r"-(?<![\w-]-)(?:"
+        r"(?:a|-pass)[ \t]+[\"']?" + _NOT_MARKER + _NOT_STAND_IN + r"(?P<redis>[^\s\"'-][^\s\"']*)"
+        r"|p[ \t]+[\"']?" + _NOT_MARKER + _NOT_STAND_IN
+        + r"(?![0-9.:/-]*(?:/(?:tcp|udp))?(?![^\s\"']))(?P<mongo>[^\s\"'-][^\s\"']*)"
+        r"|(?:U[ \t]*|-user(?:name)?[= \t][ \t]*)[\"']?[^\s%\"'-][^\s%\"']*%" + _NOT_MARKER
+        + _NOT_STAND_IN + r"(?P<smb>[^\s\"']+)"
+        r"|pass(?:in|out|word)?[ \t]+[\"']?pass:" + _NOT_MARKER + _NOT_STAND_IN + r"(?P<openssl>[^\s\"']+))",
+        "redis|mongo|smb|openssl",
+        hints=["redis-cli", "mongo", "smb", "rpcclient", "net ", "pass:"],
+        hint_regex=r"-(?:[apU][ \t]|-pass|-user|pass(?:in|out|word)?[ \t])",
+        accept=_command_flag,
+    ),
+    _pattern(
+        "command-password",
+        # `htpasswd -b FILE USER PASSWORD` (`-nb USER PASSWORD`): the last argument, if
+        # the flags hold `b` (see _htpasswd). `-C 12` takes a number.
+        r"\bhtpasswd(?P<htflags>(?:[ \t]+-[A-Za-z]+(?:[ \t]+[0-9]+)?)+)(?P<htargs>(?:[ \t]+(?![-\"'])[^\s;|&<>()\"']+)"
+        r"{1,2})[ \t]+[\"']?" + _NOT_MARKER + _NOT_STAND_IN + r"(?P<htpasswd>[^\s;|&<>()\"']+)[\"']?"
+        r"(?=[ \t]*(?:[;|&<>)`\n]|\\n|\Z))",
+        "htpasswd",
+        hints=["htpasswd"],
+        accept=_htpasswd,
+    ),
+    _pattern(
+        "secret-field",
+        # A password as XML: the text of an element named like a secret
+        # (`<password>…</password>`, `<ns:clientSecret>`). See _xml_field. The name
+        # must end as such a name does, so that an HTML page's `<code>…</code>` costs
+        # no more; nothing matched is given back, since `<` ends each part.
+        r"<(?P<tag>[A-Za-z_][\w.:-]{0,100}+)" + _SECRET_NAME_END
+        + r"(?:[ \t][^<>\n]{0,200}+)?>" + _NOT_MARKER + r"(?P<element>[^<>]{1,500}+)</(?P=tag)>",
+        "element",
+        # Any closing tag: a hint for each name would cost a pass over the text each.
+        hints=["</"],
+        accept=_xml_field,
+    ),
+    _pattern(
+        "secret-field",
+        # The value of a `key` or `name` attribute named like a secret, as XML settings
+        # are (`<add key="DbPassword" value="…"/>`, `<property name="password"
+        # value="…"/>`), quotes escaped or not. See _xml_field.
+        r"(?:key|name)(?<![\w-]key)(?<![\w-]name)=(?P<q>\\?[\"'])(?P<attr_name>[\w.:-]{1,100})(?P=q)[ \t]+value="
+        r"\\?[\"']" + _NOT_MARKER + r"(?P<attr_value>[^\"'<>\\\n]{1,500})\\?[\"']",
+        "attr_value",
+        hints=["value="],
+        accept=_xml_field,
     ),
     _pattern(
         "secret-field",
@@ -391,15 +587,29 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         # `"password": "…"`, `client_secret: …`, `{\"api_key\": \"…\"}`. The search
         # starts at the colon, far quicker than at every word; _secret_field reads the
         # key's name back from it and checks the value. A value without quotes is one
-        # word (prose has spaces) at the line's end or before a comment.
+        # word (prose has spaces) at the line's end or before a comment, or in a YAML
+        # flow mapping (`{user: ann, password: …}`) before `,` or `}`.
         _after_secret_name(case_insensitive=True) + r"[ \t]*" + _NOT_MARKER +
-        r"(?:\\\"(?P<escaped>[^\"\\\n]+)\\\"|\"(?P<double>[^\"\n]+?)(?<!\\)\"|'(?P<single>[^'\n]+)'"
-        r"|(?<=[ \t])(?P<plain>[^\s\"'#|>&*!{\[,`]\S{0,200}+)(?=[ \t]+#|[ \t]*(?:\r?\n|\Z)))",
-        "escaped|double|single|plain",
+        r"(?:\\(?:\\\\)?\"(?P<escaped>[^\"\\\n]+)\\(?:\\\\)?\"|\"(?P<double>[^\"\n]+?)(?<!\\)\"|'(?P<single>[^'\n]+)'"
+        r"|(?<=[ \t])(?P<plain>[^\s\"'#|>&*!{\[,`]\S{0,200}+)(?<![,}])(?=[ \t]+#|[ \t]*(?:\r?\n|\Z))"
+        # In a YAML flow mapping, a value without quotes ends at `,` or `}`.
+        r"|(?<=[ \t])(?P<flow>[^\s\"'#|>&*!{}\[\],`][^\s,{}\[\]]{0,200}+)(?=[ \t]*[,}]))",
+        "escaped|double|single|plain|flow",
         hints=["pass", "secret", "token", "auth", "key"],
         hints_lower=True,
         hint_regex=_after_secret_name(case_insensitive=False),
         accept=_secret_field,
+    ),
+    _pattern(
+        "secret-field",
+        # A line of two columns split by tabs, a name like a secret's and one word, as
+        # `mysql -e`'s output and other tables are. See _tab_field.
+        _after_secret_name(case_insensitive=True, separator="\t") + r"[ \t]*" + _NOT_MARKER
+        + r"(?P<tab>[^\s\"'#|>&*!{\[,`:]\S{0,200}+)(?=[ \t]*(?:\r?\n|\Z))",
+        "tab",
+        hints=["\t"],
+        hint_regex=_after_secret_name(case_insensitive=True, separator="\t"),
+        accept=_tab_field,
     ),
     _pattern(
         "secret-assignment",
@@ -412,12 +622,16 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         # Azure: a connection string's AccountKey= and SharedAccessKey=, a SAS's sig=.
         r"|(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)|(?<=[?&;])sig)"
         r"\s*=(?!=)\s*"
-        r"(?:\"" + _NOT_MARKER + r"(?P<double>[^\"\n]+)\"|'" + _NOT_MARKER + r"(?P<single>[^'\n]+)'"
-        r"|" + _NOT_MARKER + r"(?![$%{<]|(?:None|null|true|false|True|False)\b)"
+        # An attribute followed by `value=` names a value (`<add key="Timeout" value="30"/>`).
+        r"(?:\"" + _NOT_MARKER + r"(?P<double>[^\"\n]+)\"(?![ \t]+value=)|'" + _NOT_MARKER
+        + r"(?P<single>[^'\n]+)'(?![ \t]+value=)"
+        # Quotes escaped once or twice, as in JSON inside a string: `PASSWORD=\"…\"`.
+        r"|\\(?:\\\\)?\"" + _NOT_MARKER + r"(?P<escaped>[^\"\\\n]+)\\(?:\\\\)?\"(?![ \t]+value=)"
+        r"|" + _NOT_MARKER + r"(?![$%{<\\]|(?:None|null|true|false|True|False)\b)"
         # The look-ahead takes the whole bare word at once, so that backtracking
         # cannot shorten `os.environ[...]` until the call or index check passes.
         r"(?=(?P<bare>[^\s\"'&;,()\[\]{}<>`]+))(?P=bare)(?![(\[]))",
-        "double|single|bare",
+        "double|single|escaped|bare",
         hints=["key", "token", "secret", "pass", "mysql_pwd", "sig="],
         hints_lower=True,
         # Words such as "token" fill logs; an assignment to one is much rarer. A
@@ -544,9 +758,11 @@ class Redactor:
             if not _hinted(pattern, window, folded):
                 continue
             for match in pattern.regex.finditer(window):
-                start, end = _secret_span(match, pattern.group)
-                kind = self._kind(match, pattern, window[start:end])
-                if kind is None or any(start < other_end and other_start < end for other_start, other_end in taken):
+                found = self._found(match, pattern)
+                if found is None:
+                    continue
+                start, end, kind = found
+                if any(start < other_end and other_start < end for other_start, other_end in taken):
                     continue
                 taken.append((start, end))
                 if match.start() < seam < match.end():
@@ -597,26 +813,27 @@ class Redactor:
                     for one, done in zip(item, redacted, strict=True)]
         return redacted
 
-    def _kind(self, match: re.Match[str], pattern: Pattern, secret: str) -> str | None:
-        """The kind a match is redacted as, or None if it is to be kept: allowed, refused
-        by the pattern's `accept`, or base64 of nothing secret."""
+    def _found(self, match: re.Match[str], pattern: Pattern) -> tuple[int, int, str] | None:
+        """The span of a match's secret and the kind it is redacted as, or None if it is
+        to be kept: allowed, refused by the pattern's `accept`, or base64 of nothing
+        secret. Base64 after a separator is redacted from the separator on."""
+        start, end = _secret_span(match, pattern.group)
+        secret = match.string[start:end]
         if not secret or secret in self.allow or (pattern.accept is not None and not pattern.accept(match)):
             return None
         if not pattern.encoded:
-            return pattern.kind
-        decoded = decode_base64(secret)
-        if decoded is None:
-            return None
-        inner = self.redact_text(decoded)[1]
-        if not inner:
-            return None
-        return inner[0] if inner[0].endswith("-base64") else f"{inner[0]}-base64"
+            return start, end, pattern.kind
+        for offset, decoded in base64_texts(secret):
+            inner = self.redact_text(decoded)[1]
+            if inner:
+                return start + offset, end, inner[0] if inner[0].endswith("-base64") else f"{inner[0]}-base64"
+        return None
 
     def _replace(self, match: re.Match[str], pattern: Pattern, kinds: list[str]) -> str:
-        start, end = _secret_span(match, pattern.group)
-        kind = self._kind(match, pattern, match.string[start:end])
-        if kind is None:
+        found = self._found(match, pattern)
+        if found is None:
             return match.group(0)
+        start, end, kind = found
         kinds.append(kind)
         whole_start = match.start()
         return (
@@ -652,7 +869,10 @@ def _hinted(pattern: Pattern, text: str, folded: Callable[[], str]) -> bool:
         # own, and decodes as well.
         if _BASE64_RUN_BYTES not in text.encode("utf-8", "surrogatepass").translate(_BASE64_BYTES):
             return False
-        return any(decode_base64(match.group(0)) is not None for match in _BASE64_RUN.finditer(text))
+        return any(decode_base64(run) is not None
+                   or (_TEXT_AFTER_SEPARATOR.search(run, 0, _SEPARATOR_REACH + 25) is not None
+                       and next(base64_texts(run), None) is not None)
+                   for run in _BASE64_RUN.findall(text))
     if not pattern.hints:
         return True  # a pattern of the site's own: tried on every string
     haystack = folded() if pattern.hints_lower else text
