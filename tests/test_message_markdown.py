@@ -83,8 +83,11 @@ def test_a_messages_headings_sit_under_its_own():
 
 def test_text_without_markdown_is_made_as_the_parser_makes_it():
     """The shortcut for plain text gives the parser's HTML, on texts drawn at random from
-    the characters that matter: spaces, tabs, line breaks, digits and punctuation."""
-    alphabet = list("ab é\n\n  \t.,:;'\"()?-+=*_#1234567890")
+    the characters that matter: spaces, tabs, line breaks, digits and punctuation, and the
+    other characters that split lines or are whitespace to Python (carriage return, form
+    feed, NEL, line and paragraph separators, no-break and ideographic spaces)."""
+    alphabet = [*"ab é\n\n  \t.,:;'\"()?-+=*_#1234567890", "\r", "\x0c", "\x85", "\u2028", "\u2029", "\xa0",
+                "\u3000", "\x0b", "\x1c"]
     rng = random.Random(20261204)
     compared = 0
     for _ in range(20_000):

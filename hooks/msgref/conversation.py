@@ -39,7 +39,7 @@ class ConversationView:
         self.kinds_shown: Counter[str] = Counter()
 
     def kind(self, message: Message) -> str:
-        work = message.speaker == "tool" or message.tool_name or (message.thinking and not message.text.strip())
+        work = message.speaker == "tool" or message.tool_name or (_thought(message) and not message.text.strip())
         kind = WORK if work else DIALOGUE
         self.kinds_shown[kind] += 1
         return kind
@@ -68,9 +68,9 @@ class ConversationView:
         if message.is_described:
             return snippets.to_html(snippets.message_body(message))
         parts = []
-        if message.thinking:
+        if _thought(message):
             parts.append('<details class="msg-thinking"><summary>Thinking</summary>'
-                         f"{self._markdown.html(snippets.displayable(message.thinking))}</details>")
+                         f"{self._markdown.html(snippets.displayable(message.thinking or ''))}</details>")
         if message.tool_name:
             if message.source_id:
                 self._remember(message.source_id, (message.tool_name, message.n))
@@ -86,7 +86,7 @@ class ConversationView:
                 parts.append(tool_output_html(message.text, label))
         elif message.text.strip():
             parts.append(self._markdown.html(snippets.displayable(message.text)))
-        elif not message.thinking:
+        elif not _thought(message):
             parts.append(snippets.to_html(snippets.message_body(message)))  # the mark of an empty message
         if message.images:
             parts.append(self._images_html(message))
@@ -121,9 +121,14 @@ class ConversationView:
         self._calls[call_id] = tool
 
 
+def _thought(message: Message) -> bool:
+    """Whether the message has thinking to show: a blank one shows as an empty message."""
+    return bool(message.thinking and message.thinking.strip())
+
+
 def _parsed(timestamp: str) -> datetime | None:
     try:
         when = datetime.fromisoformat(timestamp)
-    except ValueError:
+        return when.astimezone(UTC) if when.tzinfo else when  # a time without its zone is shown as it is
+    except (ValueError, OverflowError):  # not a time, or one whose UTC is outside years 1 to 9999
         return None
-    return when.astimezone(UTC) if when.tzinfo else when  # a time without its zone is shown as it is

@@ -5,17 +5,24 @@ list as a checklist; any other call as its name and its input, folded.
 The names and inputs are the session's tools' own (Claude Code's, Codex's, Gemini CLI's),
 from the log: an input not of the expected shape is shown as any other call's is.
 Everything is built as elements, and code is highlighted by Pygments, which escapes it.
+What a log may make costly is bounded: code is highlighted only by the lexers of common
+languages and only within a time, and an edit too long to diff is shown as its texts.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
+import posixpath
+import time
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Sequence
 
-from pygments import highlight
+from pygments import format as format_tokens
 from pygments.formatters import HtmlFormatter
-from pygments.lexers import get_lexer_for_filename
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.token import _TokenType
 from pygments.util import ClassNotFound
 
 from .snippets import displayable, indented_json, to_html
@@ -27,6 +34,24 @@ FOLDED_CHARS = 1200
 # hundred kilobytes, and a session writes many files.
 HIGHLIGHTED_CHARS = 20_000
 _FORMATTER = HtmlFormatter(wrapcode=True)
+# The lexer is the log's to choose, by a file's name or a fence's language, and many of
+# Pygments' take time by the square of a text made for them (C on blank lines: 15 s for
+# 20,000), some exponential time (mcschema on "<!--": minutes for 100 characters). Only
+# the lexers of these languages, which sessions most write, are used (by their first
+# names, none of them handing code to a lexer it names), and code not lexed within
+# HIGHLIGHT_SECONDS is shown without highlighting: only code made to stall a lexer is.
+HIGHLIGHTED_LANGUAGES = frozenset({
+    "bash", "c", "console", "cpp", "csharp", "css", "diff", "docker", "go", "graphql", "haskell", "html", "ini",
+    "java", "javascript", "json", "jsx", "kotlin", "lua", "make", "perl", "php", "powershell", "pycon", "pytb",
+    "python", "ruby", "rust", "scala", "scss", "sql", "swift", "text", "toml", "tsx", "typescript", "xml", "yaml"})
+HIGHLIGHT_SECONDS = 0.2
+# An edit's texts longer than this, in lines together, are shown whole, folded, rather
+# than diffed: difflib takes time up to the product of their lengths (two orderings of
+# 20,000 lines: 7 s), and a patch longer than this is shown as text, not line by line.
+DIFFED_LINES = 2_000
+# The longest file name most file systems allow: a longer "name" is no file's, and
+# matching it against every lexer's patterns took a second for a megabyte.
+_NAME_CHARS = 255
 
 COMMAND_TOOLS = {"Bash": "command", "exec_command": "cmd", "shell": "command", "run_shell_command": "command",
                  "local_shell": "command"}
@@ -98,7 +123,7 @@ def _edit(tool_input: object) -> list[etree.Element | str] | None:
     path, old, new = (tool_input.get(key) for key in ("file_path", "old_string", "new_string"))
     if not (isinstance(path, str) and isinstance(old, str) and isinstance(new, str)):
         return None
-    return [_path(path), _diff([(old, new)])]
+    return [_path(path), *_diff([(old, new)])]
 
 
 def _multi_edit(tool_input: object) -> list[etree.Element | str] | None:
@@ -110,7 +135,7 @@ def _multi_edit(tool_input: object) -> list[etree.Element | str] | None:
         if not (isinstance(old, str) and isinstance(new, str)):
             return None
         pairs.append((old, new))
-    return [_path(path), _diff(pairs)] if isinstance(path, str) else None
+    return [_path(path), *_diff(pairs)] if isinstance(path, str) else None
 
 
 def _write(tool_input: object) -> list[etree.Element | str] | None:
@@ -132,8 +157,11 @@ def _read(tool_input: object) -> list[etree.Element | str] | None:
     path = tool_input.get("file_path", tool_input.get("absolute_path"))
     if not isinstance(path, str):
         return None
-    where = _path(path)
     offset, limit = tool_input.get("offset"), tool_input.get("limit")
+    # Line numbers as a file has them: a number of thousands of digits is no line's.
+    if not all(number is None or (type(number) is int and abs(number) < 2**63) for number in (offset, limit)):
+        return None
+    where = _path(path)
     if type(offset) is int and type(limit) is int:
         where[-1].tail = f", lines {offset}–{offset + limit - 1}"
     elif type(offset) is int:
@@ -151,10 +179,10 @@ def _todos(tool_input: object) -> list[etree.Element | str] | None:
     checklist = etree.Element("ul", {"class": "msg-todos"})
     for todo in todos:
         status = todo.get("status")
-        item = etree.SubElement(checklist, "li", {"class": f"msg-todo msg-todo--{status}"
-                                                  if status in TODO_MARKS else "msg-todo"})
+        known = isinstance(status, str) and status in TODO_MARKS  # a list or an object is no status
+        item = etree.SubElement(checklist, "li", {"class": f"msg-todo msg-todo--{status}" if known else "msg-todo"})
         mark = etree.SubElement(item, "span", {"class": "msg-todo__mark"})
-        mark.text = TODO_MARKS.get(status, "☐") if isinstance(status, str) else "☐"
+        mark.text = TODO_MARKS[status] if known else "☐"
         mark.tail = " " + displayable(todo["content"])
         if isinstance(status, str) and status != "pending":
             state = etree.SubElement(item, "span", {"class": "msg-todo__status"})
@@ -183,7 +211,10 @@ def _patch(tool_input: object) -> list[etree.Element | str] | None:
     patch = tool_input.get("input") if isinstance(tool_input, dict) else tool_input
     if not isinstance(patch, str):
         return None
-    return [_diff_lines(patch.splitlines())]
+    lines = patch.splitlines()
+    if len(lines) > DIFFED_LINES:
+        return [_folded_text(patch, f"Patch ({_size(patch)})")]
+    return [_diff_lines(lines)]
 
 
 def _path(path: str) -> etree.Element:
@@ -192,13 +223,19 @@ def _path(path: str) -> etree.Element:
     return line
 
 
-def _diff(pairs: Sequence[tuple[str, str]]) -> etree.Element:
-    """The changes from each old text to its new one, as a unified diff of their lines."""
+def _diff(pairs: Sequence[tuple[str, str]]) -> list[etree.Element]:
+    """The changes from each old text to its new one, as a unified diff of their lines;
+    a change of more than DIFFED_LINES lines as its two texts, folded, after the diff."""
     lines: list[str] = []
+    whole: list[etree.Element] = []
     for old, new in pairs:
-        changes = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3)
+        old_lines, new_lines = old.splitlines(), new.splitlines()
+        if len(old_lines) + len(new_lines) > DIFFED_LINES:
+            whole += [_folded_text(old, f"Old text ({_size(old)})"), _folded_text(new, f"New text ({_size(new)})")]
+            continue
+        changes = difflib.unified_diff(old_lines, new_lines, lineterm="", n=3)
         lines.extend(line for line in changes if not line.startswith(("---", "+++")))
-    return _diff_lines(lines)
+    return [_diff_lines(lines), *whole] if lines or not whole else whole
 
 
 def _diff_lines(lines: Sequence[str]) -> etree.Element:
@@ -211,15 +248,39 @@ def _diff_lines(lines: Sequence[str]) -> etree.Element:
     return pre
 
 
+@functools.lru_cache(maxsize=256)  # finding a lexer takes longer than lexing most code; a lexer is reusable
+def lexer_for(*, language: str | None = None, path: str | None = None) -> Lexer | None:
+    """The lexer of a language, by one of its names, or of a file, by its path: None if
+    there is none, or none of HIGHLIGHTED_LANGUAGES."""
+    try:
+        if language is not None:
+            lexer = get_lexer_by_name(language, stripnl=False)
+        elif path is not None and len(posixpath.basename(path)) <= _NAME_CHARS:
+            lexer = get_lexer_for_filename(path, stripnl=False)
+        else:
+            return None
+    except ClassNotFound:
+        return None
+    return lexer if lexer.aliases and lexer.aliases[0] in HIGHLIGHTED_LANGUAGES else None
+
+
+def tokens_in_time(lexer: Lexer, text: str, until: float) -> list[tuple[_TokenType, str]] | None:
+    """The tokens of `text`, or None if they are not all lexed by the time.monotonic() `until`."""
+    tokens = []
+    for token in lexer.get_tokens(text):
+        tokens.append(token)
+        if time.monotonic() > until:
+            return None
+    return tokens
+
+
 def _highlighted(text: str, path: str) -> str:
     shown = displayable(text)
-    try:
-        lexer = get_lexer_for_filename(path, stripnl=False) if len(shown) <= HIGHLIGHTED_CHARS else None
-    except ClassNotFound:
-        lexer = None
-    if lexer is None:
-        return to_html(_pre(text))
-    return str(highlight(shown, lexer, _FORMATTER))  # in a <div class="highlight">, as the site's own code
+    lexer = lexer_for(path=path) if len(shown) <= HIGHLIGHTED_CHARS else None
+    tokens = tokens_in_time(lexer, shown, time.monotonic() + HIGHLIGHT_SECONDS) if lexer is not None else None
+    if tokens is None:
+        return to_html(_pre(shown))
+    return str(format_tokens(tokens, _FORMATTER))  # in a <div class="highlight">, as the site's own code
 
 
 def _pre(text: str, css: str = "msg-output") -> etree.Element:
