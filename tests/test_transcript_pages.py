@@ -113,7 +113,7 @@ def test_imported_details_are_shown_as_text():
 
 def test_cited_in_lists_link_back_to_each_citation():
     made = entries(layout_of(transcript(1, 2)), 0)
-    citations = {1: [Citation(1, "a.md", "cite-1", "An excerpt.")]}
+    citations = {1: [Citation(1, "a.md", "cite-1", "An excerpt.", "An excerpt, <b>longer</b>.")]}
     fill = cited_in_fill(citations, lambda c: f"../{c.page}#{c.anchor}", lambda src: src.upper())
     filled = BeautifulSoup(made.filled(lambda kind, n: "<p>the map</p>" if kind == MAP else fill(kind, n)),
                            "html.parser")
@@ -121,6 +121,11 @@ def test_cited_in_lists_link_back_to_each_citation():
     assert selected(cited_in, "a")["href"] == "../a.md#cite-1"
     assert selected(cited_in, "li").text == "A.MD: “An excerpt.”"
     assert attribute(found(cited_in.find_parent(class_="msg-item"), "its entry"), "data-msg") == "1"
+    # The link's preview: the citing passage, as text, with a link to it (assets/previews.js).
+    preview = selected(cited_in, f"#{attribute(selected(cited_in, 'li a'), 'data-passage')}")
+    assert attribute(preview, "popover") == "manual" and attribute(preview, "role") == "dialog"
+    assert selected(preview, ".msg-preview__passage").text == "“An excerpt, <b>longer</b>.”" and not preview.find("b")
+    assert attribute(selected(preview, ".msg-preview__more a"), "href") == "../a.md#cite-1"
     assert [item["class"] for item in filled.select("[data-msg]")] == [["msg-item", "msg-item--cited"], ["msg-item"]]
     assert [h.text for h in filled.find_all("h2")] == ["Message 1 — tool: Cited", "Message 2 — tool"]
     assert selected(filled, "p").text == "the map"

@@ -4,7 +4,8 @@
 // previews are written into the page at build time (hooks/msgref/previews.py): nothing
 // is fetched, so a copy opened from the file system shows them too. On a transcript page,
 // the map's marks and its list show a preview of the message they lead to on the page,
-// made from the message's own entry when first asked for.
+// made from the message's own entry when first asked for, and each "Cited in" link the
+// passage that cites the message, written in with it.
 (() => {
   // Without the Popover API, or without script, the links simply lead to the messages.
   if (!Object.prototype.hasOwnProperty.call(HTMLElement.prototype, "popover")) return;
@@ -14,6 +15,8 @@
   let lastPointer = matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
 
   const previewOf = (link) => {
+    // A passage citing a message, for a "Cited in" link of the transcript.
+    if (link.dataset && link.dataset.passage) return document.getElementById(link.dataset.passage);
     // A message's entry on the transcript, or in the one-page essay's appendix.
     const match = /#(?:appendix-)?msg-(\d+)$/.exec(link.getAttribute("href") || "");
     return match ? document.getElementById("msg-preview-" + match[1]) || entryPreview(link, match[1]) : null;
@@ -108,7 +111,7 @@
   };
 
   // Citations are tied at once; the map's links, which may be thousands, as they are used.
-  const links = [...document.querySelectorAll("a.msg-ref[href]")].filter(bound);
+  const links = [...document.querySelectorAll("a.msg-ref[href], a[data-passage]")].filter(bound);
   links.push(...document.querySelectorAll(".msg-map a[href]"));
   for (const link of links) {
     link.addEventListener("pointerenter", (event) => {
@@ -133,7 +136,8 @@
 
   document.addEventListener("focusin", (event) => {
     if (shown && !within(event.target)) hide();
-    const link = event.target.closest && event.target.closest("a.msg-ref[aria-controls], .msg-map a[href]");
+    const link = event.target.closest
+      && event.target.closest("a.msg-ref[aria-controls], a[data-passage][aria-controls], .msg-map a[href]");
     if (link && !refocusing && link.matches(":focus-visible")) show(link);  // the keyboard's focus, not a click's
   });
 

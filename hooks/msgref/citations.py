@@ -14,6 +14,7 @@ class Citation:
     page: str  # source path of the citing page, relative to the docs folder
     anchor: str  # id of the citing link on that page
     excerpt: str  # the citing paragraph, shortened
+    passage: str = ""  # the citing paragraph, shortened less: the preview of a "Cited in" link
 
 
 class CitationRegistry:

@@ -22,6 +22,8 @@ from .tool_views import TASK_TOOLS, tool_call_html, tool_output_html
 # What a message is, for the page's "dialogue only" switch: the people's words, or the
 # work between them (tool calls, their outputs, thinking with no words after it).
 DIALOGUE, WORK = "dialogue", "work"
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")  # in English, whatever the machine's locale
 # The tools of the calls a page remembers; a call's output follows it within a few messages.
 _CALLS_REMEMBERED = 64
 
@@ -52,8 +54,11 @@ class ConversationView:
         when = _parsed(message.timestamp)
         if when is None:
             return f'<span class="msg-time">{html.escape(snippets.displayable(message.timestamp))}</span>'
-        day, zone = f"{when.day} {when:%B %Y}", " UTC" if when.tzinfo else ""
-        shown = f"{when:%H:%M}{zone}" if day == self._day else f"{day}, {when:%H:%M}{zone}"
+        # Formatted field by field: strftime, for each of a session's messages, took a tenth
+        # of the time of its page.
+        day = f"{when.day} {_MONTHS[when.month - 1]} {when.year}"
+        clock = f"{when.hour:02d}:{when.minute:02d}{' UTC' if when.tzinfo else ''}"
+        shown = clock if day == self._day else f"{day}, {clock}"
         self._day = day
         return f'<time class="msg-time" datetime="{when.isoformat()}">{shown}</time>'
 

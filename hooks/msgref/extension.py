@@ -30,6 +30,7 @@ from .schema import Message
 BLOCK_TAGS = {"p", "li", "dd", "dt", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6"}
 CONTAINER_TAGS = {"li", "dd", "dt", "td", "th"}  # snippets go inside these, not after
 EXCERPT_CHARS = 140
+PASSAGE_CHARS = 700  # of the citing paragraph, in the preview of its "Cited in" link
 EDITORIAL_MARK_CLASS = "editorial-mark"  # marks an editor's note, left out of excerpts
 _STASH_PLACEHOLDER_RE = re.compile("\x02([^\x03]*)\x03")
 _ENTITY_RE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z0-9]+);")
@@ -223,15 +224,17 @@ class SnippetPlacer(Treeprocessor):
         by_block: dict[etree.Element, list[tuple[etree.Element, Message]]] = {}
         for link, message, block in cited:
             by_block.setdefault(block, []).append((link, message))
-        excerpts = {block: snippets.shorten(_plain_text(block, self.md.htmlStash.rawHtmlBlocks), EXCERPT_CHARS)
-                    for block in by_block}
+        texts = {block: _plain_text(block, self.md.htmlStash.rawHtmlBlocks) for block in by_block}
         ids: dict[int, int] = {}
         for link, message, block in cited:
             ids[message.n] = ids.get(message.n, 0) + 1
             anchor = f"cite-{message.n}" + ("" if ids[message.n] == 1 else f"-{ids[message.n]}")
             link.set("id", anchor)
             if not page.derived:
-                self.extension.build.citations.record(Citation(message.n, page.src, anchor, excerpts[block]))
+                text = texts[block]
+                self.extension.build.citations.record(Citation(message.n, page.src, anchor,
+                                                               snippets.shorten(text, EXCERPT_CHARS),
+                                                               snippets.shorten(text, PASSAGE_CHARS)))
         # Quotes and snippets are put in place at the end, each parent's children in one
         # pass: finding each block among its siblings made a page's time grow with the
         # square of its tags.

@@ -8,6 +8,7 @@ shown message gets a heading with the stable anchor `msg-N`.
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -66,6 +67,18 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
     return appendix
 
 
+def _passage_preview(ident: str, title: str, passage: str, href: str) -> etree.Element:
+    """The preview of a "Cited in" link: the citing paragraph, which assets/previews.js
+    opens beside the link as it opens a message's beside a citation."""
+    box = etree.Element("div", {"class": "msg-preview msg-preview--passage", "id": ident, "popover": "manual",
+                                "role": "dialog", "aria-labelledby": f"{ident}-head"})
+    etree.SubElement(box, "p", {"class": "msg-preview__head", "id": f"{ident}-head"}).text = f"Cited in {title}"
+    etree.SubElement(box, "p", {"class": "msg-preview__passage", "id": f"{ident}-text"}).text = f"“{passage}”"
+    more = etree.SubElement(box, "p", {"class": "msg-preview__more"})
+    etree.SubElement(more, "a", {"href": href}).text = "Read it in the essay"
+    return box
+
+
 def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[Citation], str],
                   title_of: Callable[[str], str]) -> Callable[[int, int], str]:
     """What fills the holes of a page's entries (`PageEntries.filled`) but the map's:
@@ -81,6 +94,8 @@ def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[C
             return _BADGE if citations else ""
         return _cited_in(citations) if citations else ""
 
+    previews = itertools.count(1)  # the page's previews of citing passages, numbered
+
     def _cited_in(citations: Sequence[Citation]) -> str:
         box = etree.Element("div", {"class": "msg-cited-in"})
         heading = etree.SubElement(box, "p", {"class": "msg-cited-in__label"})
@@ -88,9 +103,14 @@ def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[C
         items = etree.SubElement(box, "ul")
         for citation in citations:
             item = etree.SubElement(items, "li")
-            link = etree.SubElement(item, "a", {"href": link_for(citation)})
-            link.text = title_of(citation.page)
+            href, title = link_for(citation), title_of(citation.page)
+            link = etree.SubElement(item, "a", {"href": href})
+            link.text = title
             link.tail = f": “{citation.excerpt}”"
+            if citation.passage:
+                ident = f"passage-{next(previews)}"
+                link.set("data-passage", ident)  # not data-preview: the theme fetches the site map for those
+                box.append(_passage_preview(ident, title, citation.passage, href))
         return snippets.to_html(box)
 
     return fill

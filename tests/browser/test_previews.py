@@ -221,3 +221,19 @@ def test_axe_finds_no_violation_with_the_preview_open(browser, host, scheme):
     context.close()
     assert violations == []
     assert not problems.all(), problems.all()
+
+
+def test_a_cited_in_link_previews_the_passage_that_cites(browser, host):
+    context, page, problems = new_page(browser, DESKTOP, origin=host.url)
+    page.goto(host.url + "transcript/")
+    wait_for_material(page)
+    link = page.locator('.msg-item[data-msg="5852"] .msg-cited-in li a').first
+    link.hover()
+    preview = page.locator(f"#{link.get_attribute('data-passage')}")
+    preview.wait_for(state="visible")
+    assert "demonstrating deep domain knowledge" in preview.inner_text()
+    assert link.get_attribute("aria-expanded") == "true"
+    preview.get_by_role("link", name="Read it in the essay").click()
+    page.wait_for_url("**/context/#cite-5852")
+    context.close()
+    assert not problems.all(), problems.all()
