@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from playwright.sync_api import ViewportSize
+from pypdf import PdfReader
 
 from browser.site_browser import new_page, wait_for_material
 
@@ -29,3 +32,25 @@ def test_nothing_runs_past_the_printed_text(browser, host, path):
     assert page.evaluate(OVERFLOWING) == []
     context.close()
     assert not problems.all(), problems.all()
+
+
+def test_the_pdfs_bookmarks_drawn_for_a_person_to_look_at(browser, site_dir, output_dir):
+    """The PDF's outline, read back with pypdf and drawn as the nested list a reader's
+    sidebar shows, into test-output/screenshots/pdf-bookmarks.png."""
+    def items(outline: list) -> str:
+        parts, index = [], 0
+        while index < len(outline):
+            entry = outline[index]
+            nested = outline[index + 1] if index + 1 < len(outline) and isinstance(outline[index + 1], list) else None
+            parts.append(f"<li>{html.escape(entry.title)}{f'<ul>{items(nested)}</ul>' if nested else ''}</li>")
+            index += 2 if nested else 1
+        return "".join(parts)
+
+    outline = PdfReader(site_dir / "essay.pdf").outline
+    context, page, _ = new_page(browser, {"width": 640, "height": 400})
+    page.set_content(f"<title>Bookmarks of essay.pdf</title><ul style='font: 14px sans-serif'>{items(outline)}</ul>")
+    assert page.locator("li").count() >= 10 and "Appendix" in page.inner_text("ul")
+    folder = output_dir / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "pdf-bookmarks.png"), full_page=True)
+    context.close()
