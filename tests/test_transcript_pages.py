@@ -122,7 +122,8 @@ def test_cited_in_lists_link_back_to_each_citation():
     assert selected(cited_in, "li").text == "A.MD: “An excerpt.”"
     assert attribute(found(cited_in.find_parent(class_="msg-item"), "its entry"), "data-msg") == "1"
     # The link's preview: the citing passage, as text, with a link to it (assets/previews.js).
-    preview = selected(cited_in, f"#{attribute(selected(cited_in, 'li a'), 'data-passage')}")
+    preview = selected(filled, f"#{attribute(selected(cited_in, 'li a'), 'data-passage')}")
+    assert preview.find_parent(class_="msg-cited-in") is None  # beside the list: its links are the citations'
     assert attribute(preview, "popover") == "manual" and attribute(preview, "role") == "dialog"
     assert selected(preview, ".msg-preview__passage").text == "“An excerpt, <b>longer</b>.”" and not preview.find("b")
     assert attribute(selected(preview, ".msg-preview__more a"), "href") == "../a.md#cite-1"

@@ -101,6 +101,7 @@ def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[C
         heading = etree.SubElement(box, "p", {"class": "msg-cited-in__label"})
         heading.text = "Cited in:"
         items = etree.SubElement(box, "ul")
+        passages = []  # after the list, not in it: its links are the citations'
         for citation in citations:
             item = etree.SubElement(items, "li")
             href, title = link_for(citation), title_of(citation.page)
@@ -110,7 +111,7 @@ def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[C
             if citation.passage:
                 ident = f"passage-{next(previews)}"
                 link.set("data-passage", ident)  # not data-preview: the theme fetches the site map for those
-                box.append(_passage_preview(ident, title, citation.passage, href))
-        return snippets.to_html(box)
+                passages.append(_passage_preview(ident, title, citation.passage, href))
+        return snippets.to_html(box) + "".join(map(snippets.to_html, passages))
 
     return fill
