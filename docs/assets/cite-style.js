@@ -19,6 +19,8 @@
 
   const addMenu = (list) => {
     const own = [...list.querySelectorAll(":scope > dt[data-style]")].map((dt) => dt.dataset.style);
+    if (own.length < 2) return;  // a list of one style (the printed essay's "Cite as") shows it
+    list.classList.add("citations--chosen");
     const label = document.createElement("label");
     label.className = "cite-style-choice";
     label.setAttribute("data-search-exclude", "");

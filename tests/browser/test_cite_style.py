@@ -85,3 +85,15 @@ def test_the_bylines_cite_opens_the_sections_citations(browser, host):
     assert page.evaluate("document.getElementById('cite-this-section').open")
     context.close()
     assert not problems.all(), problems.all()
+
+
+def test_a_list_of_one_style_shows_it_whatever_the_choice(browser, host):
+    context, page, problems = new_page(browser, DESKTOP, origin=host.url)
+    opened(page, host.url + "context/")
+    page.locator("details.cite-this > summary").click()
+    page.locator("details.cite-this select.cite-style").select_option("MLA")
+    opened(page, host.url + "print/")
+    cite_as = page.locator(".essay-citation dl.citations")
+    assert cite_as.locator("dd").is_visible() and cite_as.locator("xpath=preceding-sibling::label").count() == 0
+    context.close()
+    assert not problems.all(), problems.all()
