@@ -13,8 +13,8 @@
   const place = () => {
     const free = wide.matches && !margin.querySelector(".md-nav__link");
     document.documentElement.classList.toggle("has-sidenotes", free);
-    article.style.minHeight = "";
     if (!free) {
+      article.style.minHeight = "";
       for (const note of notes()) note.style.top = "";
       return;
     }
@@ -28,7 +28,9 @@
       note.style.top = `${top}px`;
       below = top + note.offsetHeight + GAP;
     }
-    article.style.minHeight = `${below}px`;  // the last one never hangs past the page's end
+    // The last one never hangs past the page's end. Set only when it changes: each change
+    // resizes the article, which the observer below reports.
+    if (article.style.minHeight !== `${below}px`) article.style.minHeight = `${below}px`;
   };
 
   place();
