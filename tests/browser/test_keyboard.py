@@ -220,6 +220,7 @@ def test_on_a_phone_the_search_opens_from_its_button_and_keys_and_is_used_by_key
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.type("catastrophically")
     page.locator(".md-search-result__item a").first.wait_for()
+    results_settled(page)
     page.keyboard.press("Enter")
     page.wait_for_url("**/context/?h=*")
     wait_for_material(page)
