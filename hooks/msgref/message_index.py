@@ -28,7 +28,6 @@ import os
 import re
 import tempfile
 import zlib
-from array import array
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -52,7 +51,18 @@ class SearchRecord(NamedTuple):
 
 def words(text: str) -> set[str]:
     """The words of `text` the index holds, in lower case."""
-    return {word for word in _WORD_RE.findall(text.lower()) if len(word) <= MAX_WORD_CHARS}
+    lower = text.lower()
+    if not lower.isascii():
+        return {word for word in _WORD_RE.findall(lower) if len(word) <= MAX_WORD_CHARS}
+    # Most texts: split at the bytes that are not word characters, and decode only the
+    # distinct words, in a third less time than the expression takes.
+    found = set(lower.encode().translate(_ASCII_WORD_BYTES).split())
+    return {word.decode() for word in found if len(word) <= MAX_WORD_CHARS}
+
+
+# Each ASCII byte that `\w` reads as a letter, digit or underscore as itself; the others as a space.
+_ASCII_WORD_BYTES = bytes(byte if chr(byte).isascii() and _WORD_RE.fullmatch(chr(byte)) else 0x20
+                          for byte in range(256))
 
 
 def shard_name(word: str) -> str:
@@ -87,21 +97,34 @@ class PageIndex:
 
 def page_index(records: Iterable[SearchRecord]) -> PageIndex | None:
     """The part of the index of a page showing `records`; None if it shows none. Its
-    spilled words are a line a word: the word, a tab, and its messages' numbers."""
-    excerpts: dict[str, list[str]] = {}
-    numbers: dict[str, list[str]] = defaultdict(list)  # word -> the numbers of its messages
-    for record in records:
-        n = str(record.n)
-        excerpts[n] = [record.title, _excerpt(record.text, EXCERPT_CHARS)]
+    spilled words are a line a word: the word, then, after tabs, the first and the last
+    number of its messages, and the differences between their numbers after the first,
+    as the shard writes them (see `_write_shard`)."""
+    excerpts: dict[int, list[str]] = {}
+    numbers: dict[str, list[int]] = defaultdict(list)  # word -> the numbers of its messages
+    for record in sorted(records):
+        excerpts[record.n] = [record.title, _excerpt(record.text, EXCERPT_CHARS)]
         for word in words(record.text):
-            numbers[word].append(n)
+            numbers[word].append(record.n)
     if not excerpts:
         return None
     by_bucket: dict[int, list[str]] = defaultdict(list)
     for word, found in numbers.items():
-        by_bucket[_shard_of(word[:SHARD_KEY_CHARS])[1]].append(f"{word}\t{','.join(found)}\n")
-    return PageIndex(min(map(int, excerpts)), _json(excerpts),
+        rest = ",".join(map(_NUMBER_TEXT.__getitem__, map(operator.sub, itertools.islice(found, 1, None), found)))
+        by_bucket[_shard_of(word[:SHARD_KEY_CHARS])[1]].append(f"{word}\t{found[0]}\t{found[-1]}\t{rest}\n")
+    return PageIndex(min(excerpts), _json(excerpts),
                      tuple((bucket, "".join(lines)) for bucket, lines in by_bucket.items()))
+
+
+class _NumberTexts(dict[int, str]):
+    """Numbers as text, the small ones looked up: a page's differences are hundreds of
+    thousands of numbers, most of them small, and `str` takes four times as long."""
+
+    def __missing__(self, number: int) -> str:
+        return str(number)
+
+
+_NUMBER_TEXT = _NumberTexts((number, str(number)) for number in range(4096))
 
 
 class MessageIndexWriter:
@@ -167,36 +190,36 @@ def _shard_of(start: str) -> tuple[str, int]:
     return shard, zlib.crc32(shard.encode()) % _BUCKETS
 
 
-def _shards(spill: IO[str]) -> dict[str, dict[str, array[int]]]:
-    """The shards of a spill file: for each, its words and the numbers of their messages."""
-    shards: dict[str, dict[str, array[int]]] = defaultdict(lambda: defaultdict(lambda: array("q")))
+# A page's part of a word's numbers: its first and last number, and the differences
+# after the first, written (see `page_index`).
+_Piece = tuple[int, int, str]
+
+
+def _shards(spill: IO[str]) -> dict[str, dict[str, list[_Piece]]]:
+    """The shards of a spill file: for each, its words and the pieces of their numbers."""
+    shards: dict[str, dict[str, list[_Piece]]] = defaultdict(lambda: defaultdict(list))
     for line in spill:
-        word, _, found = line.rstrip("\n").rpartition("\t")
-        shards[_shard_of(word[:SHARD_KEY_CHARS])[0]][word].extend(map(int, found.split(",")))
+        word, first, last, rest = line.rstrip("\n").split("\t")
+        shards[_shard_of(word[:SHARD_KEY_CHARS])[0]][word].append((int(first), int(last), rest))
     return shards
 
 
-def _write_shard(folder: str, name: str, numbers: dict[str, array[int]]) -> None:
+def _write_shard(folder: str, name: str, pieces: dict[str, list[_Piece]]) -> None:
     """A shard: each word with the numbers of its messages, in order, each written as its
-    difference from the one before (the first as itself), short in JSON. Written a piece
-    at a time: a word of every message has a million numbers."""
+    difference from the one before (the first as itself), short in JSON. A page's
+    differences are written as the page gave them, after the difference of its first
+    number from the last of the page before (pages hold runs of numbers that do not
+    overlap, but may be given in any order)."""
     with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
         file.write(f'{LOADED}("{name}", {{')
-        for count, word in enumerate(sorted(numbers)):
-            ordered = numbers.pop(word)
-            if not all(map(operator.le, ordered, itertools.islice(ordered, 1, None))):
-                ordered = array("q", sorted(ordered))  # pages made out of order (sorted makes a list: rarely)
+        for count, word in enumerate(sorted(pieces)):
             file.write(("," if count else "") + json.dumps(word, ensure_ascii=False) + ":[")
-            for start in range(0, len(ordered), _PIECE):
-                piece = ordered[start : start + _PIECE]
-                before = ordered[start - 1] if start else 0
-                deltas = itertools.chain((piece[0] - before,), map(operator.sub, piece[1:], piece))
-                file.write(("," if start else "") + ",".join(map(str, deltas)))
+            before = 0
+            for start, (first, last, rest) in enumerate(sorted(pieces.pop(word))):
+                file.write(f"{',' if start else ''}{first - before}{',' if rest else ''}{rest}")
+                before = last
             file.write("]")
         file.write("});\n")
-
-
-_PIECE = 10_000
 
 
 def _excerpt(text: str, chars: int) -> str:
