@@ -32,11 +32,14 @@ from .tool_views import HIGHLIGHT_SECONDS, lexer_for, tokens_in_time
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 # A message's own headings, under the message's <h2>: # is <h3>, and so on to <h6>.
 _HEADING_SHIFT = 2
-# A character or a line start that Markdown, as configured here, may read as syntax.
-_MARKDOWN_SYNTAX_RE = re.compile(r"[\\`*_\[\]<>&!#|~\t\r]|^(?: {0,3}(?:[-+=]|\d+[.)])| {4})| {2}$", re.MULTILINE)
+# A character, a line start or a line end that Markdown, as configured here, may read as
+# syntax (see `has_syntax`).
+_SYNTAX_CHAR_RE = re.compile(r"[\\`*_\[\]<>&!#|~\t\r]")
+_SYNTAX_LINE_START = r"(?: {0,3}(?:[-+=]|\d+[.)])| {4})"
+_SYNTAX_FIRST_LINE_RE = re.compile(_SYNTAX_LINE_START)
+_SYNTAX_LINE_RE = re.compile("\n" + _SYNTAX_LINE_START)
 _LIST_ITEM_RE = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)]) ")
 _PARAGRAPH_BREAK_RE = re.compile(r"\n[ \t]*\n")
-_BLANK_END_RE = re.compile(r"(?:\n *)+\Z")
 
 # What the parser would take too long over, or recurse too deep in (`too_costly`).
 # Longer texts (a thinking is not cut as a message is): the parser reads a hundred
@@ -172,7 +175,7 @@ class MessageMarkdown:
     def html(self, text: str) -> str:
         """The HTML of `text`, which holds only displayable characters (snippets.displayable):
         Python-Markdown's own placeholders are control characters."""
-        if not _MARKDOWN_SYNTAX_RE.search(text) or _too_long(text):
+        if not has_syntax(text) or _too_long(text):
             return plain_paragraphs(text)
         self._converter.reset()
         self._highlight_until = time.monotonic() + HIGHLIGHT_SECONDS
@@ -194,6 +197,15 @@ class MessageMarkdown:
         fences = cast(Any, md.preprocessors["fenced_code_block"])  # superfences' own, with its highlighter
         return str(fences.highlight(src=source, language=language, options=options, md=md, classes=[], id_value="",
                                     attrs={}))
+
+
+def has_syntax(text: str) -> bool:
+    """Whether `text` has a character, a line start or a line end ("  ", a line break)
+    that Markdown may read as syntax. Looked for one way at a time: one expression for
+    them all is tried at every character, and took six times as long over most texts,
+    which have none."""
+    return bool(_SYNTAX_CHAR_RE.search(text) or _SYNTAX_FIRST_LINE_RE.match(text) or _SYNTAX_LINE_RE.search(text)
+                or "  \n" in text or text.endswith("  "))
 
 
 def _too_long(text: str) -> bool:
@@ -241,8 +253,16 @@ def _link_scans(text: str) -> int:
     return scanned
 
 
+def _without_blank_end(part: str) -> str:
+    """`part` without the blank lines that end it: from the line break after its last
+    character that is not a space (the spaces before that break stay, as Markdown keeps them)."""
+    kept = part.rstrip(" \n")
+    cut = part.find("\n", len(kept))
+    return part if cut < 0 else part[:cut]
+
+
 def plain_paragraphs(text: str) -> str:
     """Text without Markdown syntax as Markdown makes it: a paragraph between blank lines,
     the spaces before it and its blank lines after dropped."""
-    paragraphs = (_BLANK_END_RE.sub("", part.lstrip()) for part in _PARAGRAPH_BREAK_RE.split(text))
+    paragraphs = (_without_blank_end(part.lstrip()) for part in _PARAGRAPH_BREAK_RE.split(text))
     return "\n".join(f"<p>{html.escape(part, quote=False)}</p>" for part in paragraphs if part)
