@@ -72,6 +72,18 @@ def test_a_query_finds_the_messages_holding_each_word_or_a_word_it_begins(tmp_pa
         9: ("transcript/page-2/#msg-9", "Message 9 — user", "x")}
 
 
+def test_an_excerpt_is_the_start_of_the_text_with_its_spaces_collapsed(tmp_path):
+    """However far the first words of a long text reach: its start alone is collapsed."""
+    rng = random.Random(20261205)
+    parts = ["a", "bc", " ", "\n", "\t", " " * 400, "w" * 300, "é"]
+    pages = {0: [SearchRecord(n, "t", "".join(rng.choice(parts) for _ in range(rng.randint(0, 60))))
+                 for n in range(1, 301)]}
+    for n, (_, _, excerpt) in written(tmp_path, pages).messages().items():
+        collapsed = " ".join(pages[0][n - 1].text.split())
+        assert excerpt == (collapsed if len(collapsed) <= EXCERPT_CHARS
+                           else collapsed[: EXCERPT_CHARS - 1].rstrip() + "…"), n
+
+
 def test_pages_made_in_any_order_give_the_same_index(tmp_path):
     pages = {i: [SearchRecord(n, f"Message {n}", f"word{n % 3} common") for n in range(i * 10 + 1, i * 10 + 11)]
              for i in range(4)}

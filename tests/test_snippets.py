@@ -8,7 +8,7 @@ from bs4 import BeautifulSoup
 
 from conftest import selected
 from msgref import snippets as snippets_module
-from msgref.snippets import displayable, shorten, to_html
+from msgref.snippets import displayable, displayable_utf8, shorten, to_html
 
 
 def reference_shorten(text: str, limit: int) -> str:
@@ -72,6 +72,8 @@ def test_a_long_text_is_looked_at_in_utf8_first_and_that_look_misses_no_characte
     assert displayable(long) is long
     for odd, shown in [("\x1b", "\u241b"), ("\x85", "\ufffd"), ("\ud800", "\ufffd"), ("\U0010ffff", "\ufffd")]:
         assert displayable(long + odd) == long + shown
+        assert displayable_utf8(long + odd) == (long + shown).encode()
+    assert displayable_utf8(long) == long.encode() and displayable_utf8("\x1b") == "\u241b".encode()
 
 
 def test_elements_are_written_as_the_standard_serializer_writes_them():

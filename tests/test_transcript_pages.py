@@ -115,8 +115,8 @@ def test_cited_in_lists_link_back_to_each_citation():
     made = entries(layout_of(transcript(1, 2)), 0)
     citations = {1: [Citation(1, "a.md", "cite-1", "An excerpt.", "An excerpt, <b>longer</b>.")]}
     fill = cited_in_fill(citations, lambda c: f"../{c.page}#{c.anchor}", lambda src: src.upper())
-    filled = BeautifulSoup(made.filled(lambda kind, n: "<p>the map</p>" if kind == MAP else fill(kind, n)),
-                           "html.parser")
+    filled = BeautifulSoup(made.filled(lambda kind, n: "<p>the map</p>" if kind == MAP else fill(kind, n),
+                                       citations), "html.parser")
     [cited_in] = filled.select(".msg-cited-in")  # an uncited message has no list
     assert selected(cited_in, "a")["href"] == "../a.md#cite-1"
     assert selected(cited_in, "li").text == "A.MD: “An excerpt.”"

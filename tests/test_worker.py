@@ -55,6 +55,16 @@ def test_what_the_worker_has_not_begun_is_made_here_rather_than_waited_for(tmp_p
 
 
 @forking
+def test_what_the_pool_passed_to_a_busy_worker_is_taken_back_from_it(tmp_path):
+    # The pool passes the worker the second while it makes the first, which it finishes
+    # only once this process has made one: waiting for the worker would never end.
+    found = probe("queued", tmp_path)
+    assert found["made"] == [[0, False], [1, True]]
+    assert found["made_times"] == {0: 1, 1: 1}
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+@forking
 def test_what_a_worker_that_died_left_is_made_here(tmp_path):
     found = probe("crash", tmp_path)
     assert found["made"] == [[index, True] for index in range(6)] and found["children"] == 0

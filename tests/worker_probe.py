@@ -6,9 +6,11 @@ each time a thing is made, wherever, a file is made in the folder MARKS.
 Scenarios:
   in-order   six things asked for in order
   taken-back the worker begins the first and waits until this process has made one itself
+  queued     the same with two things: the second is passed to the worker while it makes
+             the first, and this process must take it back from there
   stopped    SIGTERM while `close` waits for a worker that never finishes: prints the
              worker's pid first, as the process is then killed by the signal
-  crash      the worker dies making the first
+  crash      the worker dies making the first thing it makes
   error      making the second raises an error, wherever it is made
   closed     the worker is ended after the first; the rest is asked for after
   no-fork    the system forks no process: everything is made here
@@ -39,16 +41,18 @@ def main(scenario: str, marks: str) -> None:
     started_read, started_write = os.pipe()  # the worker has begun the first
     go_read, go_write = os.pipe()  # this process has made one itself
 
+    holds_first = scenario in ("taken-back", "queued")  # the worker holds the first until this process made one
+
     def make(index: int) -> tuple[int, int]:
         in_worker = os.getpid() != HERE
         with open(os.path.join(marks, f"{index}-{os.getpid()}"), "x"):  # made twice by one process: an error
             pass
-        if not in_worker and scenario == "taken-back":
+        if not in_worker and holds_first:
             os.write(go_write, b"x")
-        if in_worker and index == 0 and scenario == "taken-back":
+        if in_worker and index == 0 and holds_first:
             os.write(started_write, b"x")
             os.read(go_read, 1)
-        if in_worker and index == 0 and scenario == "crash":
+        if in_worker and scenario == "crash":
             os._exit(3)
         if index == 1 and scenario == "error":
             raise ValueError("t.jsonl:2: the second is broken")
@@ -56,10 +60,10 @@ def main(scenario: str, marks: str) -> None:
 
     if scenario == "no-fork":
         os.fork = refuse_to_fork
-    count = 20 if scenario == "taken-back" else 6
+    count = {"taken-back": 20, "queued": 2}.get(scenario, 6)
     made = MadeByIndex(make, count, in_worker=True)
     in_worker = made.in_worker
-    if scenario == "taken-back":
+    if holds_first:
         os.read(started_read, 1)
     results: list[tuple[int, int] | str] = []
     try:

@@ -134,6 +134,8 @@ def _thought(message: Message) -> bool:
 def _parsed(timestamp: str) -> datetime | None:
     try:
         when = datetime.fromisoformat(timestamp)
-        return when.astimezone(UTC) if when.tzinfo else when  # a time without its zone is shown as it is
+        if when.tzinfo is None or when.tzinfo is UTC:  # without its zone, a time is shown as it is
+            return when
+        return when.astimezone(UTC)
     except (ValueError, OverflowError):  # not a time, or one whose UTC is outside years 1 to 9999
         return None

@@ -54,10 +54,12 @@ def words(text: str) -> set[str]:
     lower = text.lower()
     if not lower.isascii():
         return {word for word in _WORD_RE.findall(lower) if len(word) <= MAX_WORD_CHARS}
-    # Most texts: split at the bytes that are not word characters, and decode only the
-    # distinct words, in a third less time than the expression takes.
-    found = set(lower.encode().translate(_ASCII_WORD_BYTES).split())
-    return {word.decode() for word in found if len(word) <= MAX_WORD_CHARS}
+    # Most texts: each byte that is not a word character made a space, and the text split
+    # there, in half the time the expression takes.
+    found = set(lower.encode().translate(_ASCII_WORD_BYTES).decode().split())
+    if max(map(len, found), default=0) <= MAX_WORD_CHARS:  # the common case: no word to leave out
+        return found
+    return {word for word in found if len(word) <= MAX_WORD_CHARS}
 
 
 # Each ASCII byte that `\w` reads as a letter, digit or underscore as itself; the others as a space.
@@ -223,8 +225,14 @@ def _write_shard(folder: str, name: str, pieces: dict[str, list[_Piece]]) -> Non
 
 
 def _excerpt(text: str, chars: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= chars else text[: chars - 1].rstrip() + "…"
+    """The start of `text`, its spaces collapsed, cut to `chars` characters."""
+    # Only the start of a long text is collapsed, if it reaches far enough: collapsed, the
+    # start of a text is the start of the text collapsed (its last word perhaps cut short).
+    start = text[: 2 * chars]
+    collapsed = " ".join(start.split())
+    if len(collapsed) <= chars and len(start) < len(text):
+        collapsed = " ".join(text.split())
+    return collapsed if len(collapsed) <= chars else collapsed[: chars - 1].rstrip() + "…"
 
 
 def _json(value: object) -> str:

@@ -57,13 +57,25 @@ _LOOK_FIRST_CHARS = 2000  # a shorter text is searched at once
 
 
 def displayable(text: str) -> str:
-    if len(text) >= _LOOK_FIRST_CHARS:
-        try:
-            if not text.encode().translate(None, _OTHER_BYTES):
-                return text
-        except UnicodeEncodeError:  # a lone surrogate
-            pass
+    if len(text) >= _LOOK_FIRST_CHARS and _utf8_if_displayable(text) is not None:
+        return text
     return _NOT_DISPLAYABLE_RE.sub(_visible, text)
+
+
+def displayable_utf8(text: str) -> bytes:
+    """`displayable(text)` in UTF-8: a long text, encoded once."""
+    if len(text) >= _LOOK_FIRST_CHARS and (encoded := _utf8_if_displayable(text)) is not None:
+        return encoded
+    return _NOT_DISPLAYABLE_RE.sub(_visible, text).encode()
+
+
+def _utf8_if_displayable(text: str) -> bytes | None:
+    """`text` in UTF-8 if every character of it is displayable; else None."""
+    try:
+        encoded = text.encode()
+    except UnicodeEncodeError:  # a lone surrogate
+        return None
+    return None if encoded.translate(None, _OTHER_BYTES) else encoded
 
 
 def shorten(text: str, limit: int) -> str:

@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import html
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -46,11 +46,19 @@ class SiteLinks(Protocol):
 
 
 # What a page's entries leave open until every page is converted: the map, and whether
-# each message is cited (its entry's class, its heading's badge, its "Cited in" list).
+# each message is cited (a class of its entry, its heading's badge, its "Cited in" list).
+# A message's holes are empty unless it is cited.
 MAP, ITEM, BADGE, CITED_IN = range(4)
-_HOLE_MARKUP = {MAP: MAP_SLOT, ITEM: '<div class="msg-item" data-msg="{n}">',
+_HOLE_MARKUP = {MAP: MAP_SLOT, ITEM: "",
                 BADGE: '<span class="msg-badge-slot" data-msg="{n}"></span>',
                 CITED_IN: '<div class="msg-cited-in" data-msg="{n}"></div>'}
+
+
+class _Every:
+    """Holds every number."""
+
+    def __contains__(self, n: object) -> bool:
+        return True
 
 
 @dataclass(frozen=True)
@@ -61,19 +69,25 @@ class PageEntries:
     search: PageIndex | None  # the page's part of the transcript's search index, if it is searched
     images: tuple[tuple[int, str], ...] = ()  # (message, image name) of the images the page shows
 
-    def filled(self, fill: Callable[[int, int], str]) -> str:
-        """The entries' HTML, each hole filled with `fill(kind, n)`: a page's thousands of
-        holes, filled without searching its HTML for them."""
-        parts = [self.texts[0]]
-        for (kind, n), text in zip(self.holes, self.texts[1:], strict=True):
-            parts.append(fill(kind, n))
-            parts.append(text)
+    def filled(self, fill: Callable[[int, int], str], numbers: Container[int]) -> str:
+        """The entries' HTML, the map's hole and those of the messages in `numbers` filled
+        with `fill(kind, n)`, the others left empty: a page's thousands of holes, filled
+        without searching its HTML for them, and with a call only for the few cited."""
+        texts, start = self.texts, 0
+        parts: list[str] = []
+        for i, (kind, n) in enumerate(self.holes):
+            if kind == MAP or n in numbers:
+                parts += texts[start : i + 1]
+                parts.append(fill(kind, n))
+                start = i + 1
+        parts += texts[start:]
         return "".join(parts)
 
     @property
     def html(self) -> str:
-        """The entries' HTML, each hole an empty element that says what it is for."""
-        return self.filled(lambda kind, n: _HOLE_MARKUP[kind].format(n=n))
+        """The entries' HTML, each hole that is not an attribute's an empty element that
+        says what it is for."""
+        return self.filled(lambda kind, n: _HOLE_MARKUP[kind].format(n=n), _Every())
 
     def without_html(self) -> PageEntries:
         """The same entries without their HTML and search records, for once the page is
@@ -166,7 +180,8 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
 # of a page. The message's number is its permanent link, and its heading reads as the
 # table of contents names it ("Message N — speaker"); "Cite" opens the page's one
 # citation panel for it (assets/message-cite.js), and copies its tag.
-_HEADING = ('<div class="msg-head"><h2 id="msg-{n}"><a class="msg-number" href="#msg-{n}">'
+_ITEM_START = '<div class="msg-item'  # then the class of a cited message's entry
+_HEADING = ('" data-msg="{n}"><div class="msg-head"><h2 id="msg-{n}"><a class="msg-number" href="#msg-{n}">'
             '<span class="visually-hidden">Message </span>{n}</a><span class="visually-hidden"> —</span> '
             '<span class="msg-speaker">{speaker}</span>')
 _HEAD_END = '</h2>{origin}{time}<button class="msg-cite-button">Cite</button></div>'
@@ -185,6 +200,7 @@ def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str
     speaker = snippets.SPEAKER_LABELS[message.speaker]
     shown, note = cut_message(layout, message, lambda: links.href(layout.text_file_src(n), here))
     content = view.body_html(shown) + (snippets.to_html(note) if note is not None else "")
+    pieces.add(_ITEM_START)
     pieces.hole(ITEM, n)
     pieces.add(_HEADING.format(n=n, speaker=html.escape(speaker, quote=False)))
     pieces.hole(BADGE, n)

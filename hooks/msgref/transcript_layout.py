@@ -151,7 +151,7 @@ class TranscriptLayout:
 
     def whole_text(self, message: Message) -> bytes:
         """A message's whole text, as its text file holds it: in UTF-8."""
-        text = snippets.displayable(message.text).encode()
+        text = snippets.displayable_utf8(message.text)
         self._text_bytes[message.n] = len(text)
         return text
 

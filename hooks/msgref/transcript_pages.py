@@ -88,8 +88,7 @@ def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[C
     def fill(kind: int, n: int) -> str:
         citations = cited.get(n)
         if kind == ITEM:
-            css = "msg-item msg-item--cited" if citations else "msg-item"
-            return f'<div class="{css}" data-msg="{n}">'
+            return " msg-item--cited" if citations else ""
         if kind == BADGE:
             return _BADGE if citations else ""
         return _cited_in(citations) if citations else ""

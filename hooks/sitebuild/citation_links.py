@@ -51,7 +51,7 @@ class CitationLinks:
         def fill(kind: int, n: int) -> str:
             return self._map(src) if kind == MAP else cited_in(kind, n)
 
-        return entries.filled(fill)
+        return entries.filled(fill, self._cited)
 
     @functools.cached_property
     def _cited(self) -> dict[int, list[Citation]]:

@@ -3,11 +3,13 @@
 For a whole session, making the transcript's pages is most of a build's work, and none
 of it waits on the rest of the build. So a worker process on another core makes them,
 from the first on, while the build converts and writes the essay's pages. The build
-takes each when it needs it: one not yet passed to the worker it takes back (its future
-is cancelled) and makes itself, and rather than wait for one the worker has, it makes the
-last ones not yet passed to it, and sets them aside in the worker's folder until asked
-for: held here, the last half of a whole session would be in memory at once. (The pool
-passes the worker one call beyond the one it is making.)
+takes each when it needs it: one the worker has not begun it takes back and makes itself,
+and rather than wait for one the worker is making, it makes the last ones the worker has
+not begun, and sets them aside in the worker's folder until asked for: held here, the
+last half of a whole session would be in memory at once. A call the pool has not passed
+to the worker is taken back by cancelling its future; the one it has passed on, beyond
+the call the worker is making, by claiming its index first: each side claims an index
+by making a file of that name in the folder, which only one of them can make.
 
 The worker is a `concurrent.futures.ProcessPoolExecutor` of one process, started by
 forking: it inherits everything the work is made from. It writes each thing it makes to
@@ -132,6 +134,11 @@ class MadeByIndex(Generic[Made]):
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
+    def _taken_from_worker(self, index: int) -> bool:
+        """Whether `index` is taken from the worker, to be made here: it had not begun it."""
+        future = self._futures[index]
+        return future.cancel() or (not future.done() and self._worker.claim(index))
+
     def _taken_back(self, index: int) -> Made:
         """What was set aside for `index`; made again if the worker's folder is gone."""
         try:
@@ -149,15 +156,15 @@ class MadeByIndex(Generic[Made]):
         self._signals = {}
 
     def _step(self, wanted: int) -> None:
-        """Take `wanted` back and make it here, or else, while the worker has it, make the
-        last one not yet passed to it; or wait for it."""
+        """Take `wanted` back and make it here, or else, while the worker makes it, make the
+        last one it has not begun; or wait for it."""
         future = self._futures[wanted]
-        if future.cancel():  # nobody has begun it
+        if self._taken_from_worker(wanted):
             self._made[wanted] = self._make(wanted)
             return
         if not future.done():
             for index in range(len(self._futures) - 1, wanted, -1):
-                if index not in self._made and index not in self._aside and self._futures[index].cancel():
+                if index not in self._made and index not in self._aside and self._taken_from_worker(index):
                     made = self._make(index)
                     try:
                         self._worker.set_aside(index, made)
@@ -232,6 +239,13 @@ class _Worker:
         os.unlink(path)
         return made
 
+    def claim(self, index: int) -> bool:
+        """Whether the build claims `index` before the worker begins it (see `_claimed`)."""
+        try:
+            return _claimed(self._folder, index)
+        except OSError:  # the folder is gone: what the worker made for it is asked for, and made here
+            return False
+
     def set_aside(self, index: int, made: Any) -> None:
         """Keep `made`, made by the build for `index`, in the folder until `taken_back`."""
         with open(os.path.join(self._folder, f"aside-{index}"), "wb") as file:
@@ -274,6 +288,9 @@ class _NoWorker:
         # Only for a future of a worker that has ended: what it made went with its folder.
         raise BrokenProcessPool("the worker has ended")
 
+    def claim(self, index: int) -> bool:
+        return False  # no worker to claim it from: `result` fails, and it is made here
+
     def set_aside(self, index: int, made: Any) -> None:
         raise OSError("no worker's folder to set it aside in")
 
@@ -303,6 +320,18 @@ def _start_worker(make: Callable[[int], Any], folder: str, held: set[int]) -> No
 
 
 def _make_in_worker(index: int) -> None:
+    if not _claimed(_InWorker.folder, index):  # the build makes it
+        return
     made = _InWorker.make(index)
     with open(os.path.join(_InWorker.folder, str(index)), "wb") as file:
         pickle.dump(made, file, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _claimed(folder: str, index: int) -> bool:
+    """Whether this process claims `index` first: the build and the worker each try to make
+    the same file, and only one can (an atomic step of the file system, no lock to hold)."""
+    try:
+        os.close(os.open(os.path.join(folder, f"claim-{index}"), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return False
+    return True
