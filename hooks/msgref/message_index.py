@@ -27,6 +27,7 @@ import operator
 import os
 import re
 import tempfile
+import threading
 import zlib
 from collections import defaultdict
 from collections.abc import Iterable
@@ -140,6 +141,8 @@ class MessageIndexWriter:
         self.folder = folder
         self._spills: dict[int, IO[str]] = {}  # bucket -> its file, made when first needed
         self._pages: dict[int, tuple[int, str]] = {}  # index -> (first message number, page URL)
+        self._finishing: threading.Thread | None = None
+        self._failed: BaseException | None = None  # what stopped `finish` in its thread
 
     def add_page(self, index: int, url: str, part: PageIndex | None) -> None:
         """The part of the index of transcript page `index`, found at `url` (relative to `folder`)."""
@@ -158,8 +161,31 @@ class MessageIndexWriter:
             raise OSError(error.errno, error.strerror, f"{tempfile.gettempdir()} (the temporary files of the "
                           "transcript's search index)") from None
 
+    def finish_in_background(self) -> None:
+        """Start `finish` in a thread, once every page is added: the build goes on while
+        the shards are written (their files' making waits on the system more than on this
+        process), and `finish` then waits for them."""
+        def finish_caught() -> None:
+            try:
+                self._finish()
+            except BaseException as error:  # raised again by `finish`, in the build's thread
+                self._failed = error
+
+        self._finishing = threading.Thread(target=finish_caught, name="message-index")
+        _FINISHING.add(self._finishing)
+        self._finishing.start()
+
     def finish(self) -> None:
-        """Put each shard together from its spilled words, and write the list of pages and shards."""
+        """Put each shard together from its spilled words, and write the list of pages and
+        shards; or, if that was started in the background, wait for it."""
+        if self._finishing is None:
+            self._finish()
+            return
+        self._wait()
+        if self._failed is not None:
+            raise self._failed
+
+    def _finish(self) -> None:
         try:
             os.makedirs(self.folder, exist_ok=True)
             shards = []
@@ -176,11 +202,28 @@ class MessageIndexWriter:
 
     def discard(self) -> None:
         """Let go of the spilled words: the index is written, or not to be."""
+        if self._finishing is not threading.current_thread():
+            self._wait()
         for spill in self._spills.values():
             spill.close()
         self._spills.clear()
 
 
+    def _wait(self) -> None:
+        if self._finishing is not None:
+            self._finishing.join()
+            _FINISHING.discard(self._finishing)
+
+
+def wait_for_finishing() -> None:
+    """Wait for every index still being finished in the background: for a build that
+    failed, which nothing else waits for (a thread must not outlive its build)."""
+    for thread in list(_FINISHING):
+        thread.join()
+        _FINISHING.discard(thread)
+
+
+_FINISHING: set[threading.Thread] = set()
 _BUCKETS = 64  # spill files: few enough to keep open, and each a small part of the words
 
 

@@ -43,16 +43,18 @@ class TranscriptRendering:
     `source` is the transcript the layout reads, as the build read it; `redacted` is the
     same, if it is redacted: what it redacts for a page is told here as the page is taken,
     once, whichever process made the page. Each page's part of the transcript's search
-    index goes to `index`, if it is searched, as the page is taken. What the last build of
-    this process made from the same transcript, the same way, is taken from `kept`, and
-    its index from `kept_index`."""
+    index goes to `index`, if it is searched, as the page is made in this process or taken
+    from the worker; once every page is in, the index is finished in the background
+    (`finish` waits for it). What the last build of this process made from the same
+    transcript, the same way, is taken from `kept`, and its index from `kept_index`."""
 
     def __init__(self, layout: TranscriptLayout, pages: SitePages,
                  text_paths: Mapping[int, str], source: MessageSource, in_worker: bool, log: logging.Logger,
                  kept: LastMade[_Made] = KEPT_PAGES, kept_texts: SetAside = KEPT_TEXTS,
                  index: MessageIndexWriter | None = None, kept_index: SetAside = KEPT_INDEX):
         self.sources = layout.page_sources()
-        self._index, self._indexed, self._folder = index, set[int](), layout.folder
+        self._index, self._folder = index, layout.folder
+        self._taken, self._indexed = set[int](), set[int]()  # the pages taken, and those in the index
 
         def write_text(n: int, text: bytes) -> None:
             with open(text_paths[n], "wb") as file:
@@ -86,11 +88,17 @@ class TranscriptRendering:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             open(path, "wb").close()
 
+        here = os.getpid()
+
         def make(index: int) -> _Made:
             if redacted is None:
-                return page_entries(layout, index, links, write_text), []
-            with redacted.held() as found:
-                return page_entries(layout, index, links, write_text), found
+                made: _Made = page_entries(layout, index, links, write_text), []
+            else:
+                with redacted.held() as found:
+                    made = page_entries(layout, index, links, write_text), found
+            if os.getpid() == here:  # not the worker: indexed at once, rather than when it is taken
+                self._add_to_index(index, made[0])
+            return made
 
         shown = sum(len(chunk) for chunk in layout.pages)
         self._pages = MadeByIndex(make, len(self.sources), in_worker and shown >= IN_WORKER_MIN_MESSAGES)
@@ -138,14 +146,24 @@ class TranscriptRendering:
 
     def _page(self, index: int) -> PageEntries:
         entries, found = self._pages[index]
-        if index not in self._indexed:  # the first time the page is taken
-            self._indexed.add(index)
+        if index not in self._taken:  # the first time the page is taken
+            self._taken.add(index)
             if self._redacted is not None:
                 for n, kinds in found:
                     self._redacted.tell(n, kinds)
-            if self._index is not None:
-                self._index.add_page(index, self._index_href(self.sources[index]), entries.search)
+            self._add_to_index(index, entries)
         return entries
+
+    def _add_to_index(self, index: int, entries: PageEntries) -> None:
+        """The page's part of the search index, added once. With the last page's, the index
+        is finished while the build writes the rest of its pages: the build takes the
+        pages it made itself, the last ones, after every page the worker made."""
+        if self._index is None or index in self._indexed:
+            return
+        self._indexed.add(index)
+        self._index.add_page(index, self._index_href(self.sources[index]), entries.search)
+        if len(self._indexed) == len(self.sources):
+            self._index.finish_in_background()
 
 
 class _MadeBefore:
