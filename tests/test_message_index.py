@@ -9,7 +9,6 @@ import os
 import random
 import re
 import tempfile
-import threading
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from msgref.message_index import (
     page_index,
     shard_name,
     words,
+    write_handed_over,
 )
 from sitebuild.site_folder import output_problem
 
@@ -96,24 +96,24 @@ def test_pages_made_in_any_order_give_the_same_index(tmp_path):
     assert in_order.search("word1") == [n for n in range(1, 41) if n % 3 == 1]
 
 
-def test_an_index_finished_in_the_background_is_the_same_and_its_error_comes_to_finish(tmp_path):
+def test_an_index_handed_over_is_written_the_same_in_any_process(tmp_path):
     pages = {i: [SearchRecord(n, f"Message {n}", f"word{n % 3} common") for n in range(i * 10 + 1, i * 10 + 11)]
              for i in range(3)}
     written(tmp_path / "a", pages)
     writer = MessageIndexWriter(str(tmp_path / "b" / "transcript" / "search"))
+    writer.spill_into(str(tmp_path))
     for index, records in pages.items():
         writer.add_page(index, "../" if index == 0 else f"../page-{index + 1}/", page_index(records))
-    writer.finish_in_background()
-    writer.finish()
+    handed_over = writer.handed_over()
+    assert handed_over.spills and all(Path(path).parent == tmp_path for path in handed_over.spills)
+    write_handed_over(handed_over)  # as a worker process does, from the files alone
+    writer.discard()
     files = [{p.name: p.read_bytes() for p in (tmp_path / site / "transcript" / "search").iterdir()}
              for site in ("a", "b")]
     assert files[0] == files[1] and len(files[0]) > 3
     (tmp_path / "taken").write_text("a file where the index's folder would be")
-    writer = MessageIndexWriter(str(tmp_path / "taken" / "search"))
-    writer.finish_in_background()
     with pytest.raises(OSError):
-        writer.finish()
-    assert [thread for thread in threading.enumerate() if thread.name == "message-index"] == []
+        write_handed_over(handed_over._replace(folder=str(tmp_path / "taken" / "search")))
 
 
 def test_a_word_of_every_message_is_written_as_differences_in_pieces(tmp_path):

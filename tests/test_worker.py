@@ -39,6 +39,7 @@ def probe(scenario: str, folder: Path) -> dict:
 def test_each_is_made_once_and_comes_in_order(tmp_path):
     found = probe("in-order", tmp_path)
     assert found["in_worker"] and found["children"] == 0
+    assert found["job"] == "worker"  # a job given to it once it has made everything
     assert [index for index, _ in found["made"]] == list(range(6))
     assert found["made_times"] == dict.fromkeys(range(6), 1)
     assert list((tmp_path / "tmp").iterdir()) == []  # the worker's folder is gone
@@ -79,13 +80,14 @@ def test_an_error_comes_with_its_message_wherever_it_was_raised(tmp_path):
 @forking
 def test_where_no_process_can_be_forked_everything_is_made_here_and_nothing_is_left(tmp_path):
     found = probe("no-fork", tmp_path)
-    assert not found["in_worker"] and found["children"] == 0
+    assert not found["in_worker"] and found["children"] == 0 and found["job"] == "here"
     assert found["made"] == [[index, True] for index in range(6)] and list((tmp_path / "tmp").iterdir()) == []
 
 
 @forking
 def test_after_close_the_rest_is_made_here(tmp_path):
     found = probe("closed", tmp_path)
+    assert found["job"] == "here"  # the worker is gone: the job is the caller's
     assert [index for index, _ in found["made"]] == list(range(6))
     assert all(here for _, here in found["made"][1:]) and found["children"] == 0
     # What the worker was making when it ended went with its folder, and is made again here.

@@ -66,17 +66,25 @@ def main(scenario: str, marks: str) -> None:
     if holds_first:
         os.read(started_read, 1)
     results: list[tuple[int, int] | str] = []
+    job = None  # where a job given to the worker ran: "worker", "here" (no worker to run it) or None
     try:
         for index in range(count):
             if scenario == "closed" and index == 1:
                 made.close()
             results.append(made[index])
+        ran = made.run_in_worker(_pid, None)
+        job = "here" if ran is None else "worker" if ran.result(timeout=30) != HERE else "this process"
     except ValueError as error:
         results.append(str(error))
     finally:
         made.close()
-    print(json.dumps({"in_worker": in_worker, "children": len(multiprocessing.active_children()),
+    print(json.dumps({"in_worker": in_worker, "children": len(multiprocessing.active_children()), "job": job,
                       "made": [item if isinstance(item, str) else [item[0], item[1] == HERE] for item in results]}))
+
+
+def _pid(_: None) -> int:
+    """A job for the worker: the process it runs in."""
+    return os.getpid()
 
 
 def beside_a_thread() -> dict[str, bool]:

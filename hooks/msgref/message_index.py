@@ -20,6 +20,7 @@ words (`words`) and shards (`shard_name`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
@@ -27,7 +28,6 @@ import operator
 import os
 import re
 import tempfile
-import threading
 import zlib
 from collections import defaultdict
 from collections.abc import Iterable
@@ -132,17 +132,24 @@ _NUMBER_TEXT = _NumberTexts((number, str(number)) for number in range(4096))
 
 class MessageIndexWriter:
     """Writes the index into `folder` (in the built site), page by page: `add_page` with
-    each page's part, in any order, then `finish`, or `discard` if the build fails.
+    each page's part, in any order, then `finish`, or `discard` if the build fails. Or,
+    once every page is added, `handed_over` gives what `write_handed_over` needs to finish
+    it in another process.
 
-    The words wait in a few anonymous temporary files, each holding the shards whose names
-    hash to it: a build stopped by a signal leaves nothing of them behind."""
+    The words wait in a few temporary files, each holding the shards whose names hash to
+    it: anonymous, or named in the folder given to `spill_into`, for another process to
+    read. Either way a build stopped by a signal leaves nothing of them behind (that
+    folder goes with the build's worker)."""
 
     def __init__(self, folder: str):
         self.folder = folder
         self._spills: dict[int, IO[str]] = {}  # bucket -> its file, made when first needed
         self._pages: dict[int, tuple[int, str]] = {}  # index -> (first message number, page URL)
-        self._finishing: threading.Thread | None = None
-        self._failed: BaseException | None = None  # what stopped `finish` in its thread
+        self._spill_folder: str | None = None
+
+    def spill_into(self, folder: str) -> None:
+        """Spill the words into named files in `folder`, from the first page added."""
+        self._spill_folder = folder
 
     def add_page(self, index: int, url: str, part: PageIndex | None) -> None:
         """The part of the index of transcript page `index`, found at `url` (relative to `folder`)."""
@@ -154,76 +161,70 @@ class MessageIndexWriter:
         try:
             for bucket, lines in part.spills:
                 if bucket not in self._spills:
-                    self._spills[bucket] = tempfile.TemporaryFile(  # noqa: SIM115 - open until finish or discard
-                        "w+", encoding="utf-8", prefix="message-index-")
+                    self._spills[bucket] = self._new_spill(bucket)
                 self._spills[bucket].write(lines)
         except OSError as error:  # a full disk: named, as the files themselves have no name
             raise OSError(error.errno, error.strerror, f"{tempfile.gettempdir()} (the temporary files of the "
                           "transcript's search index)") from None
 
-    def finish_in_background(self) -> None:
-        """Start `finish` in a thread, once every page is added: the build goes on while
-        the shards are written (their files' making waits on the system more than on this
-        process), and `finish` then waits for them."""
-        def finish_caught() -> None:
-            try:
-                self._finish()
-            except BaseException as error:  # raised again by `finish`, in the build's thread
-                self._failed = error
-
-        self._finishing = threading.Thread(target=finish_caught, name="message-index")
-        _FINISHING.add(self._finishing)
-        self._finishing.start()
-
     def finish(self) -> None:
-        """Put each shard together from its spilled words, and write the list of pages and
-        shards; or, if that was started in the background, wait for it."""
-        if self._finishing is None:
-            self._finish()
-            return
-        self._wait()
-        if self._failed is not None:
-            raise self._failed
-
-    def _finish(self) -> None:
+        """Put each shard together from its spilled words, and write the list of pages and shards."""
         try:
-            os.makedirs(self.folder, exist_ok=True)
-            shards = []
             for spill in self._spills.values():
                 spill.seek(0)
-                for shard, postings in _shards(spill).items():
-                    _write_shard(self.folder, f"{shard}.js", postings)
-                    shards.append(shard)
-                spill.close()
-            pages = [[first, page_file(index), url] for index, (first, url) in sorted(self._pages.items())]
-            _write_data(self.folder, INDEX_FILE, {"pages": pages, "shards": sorted(shards)})
+            write_index(self.folder, self._spills.values(), self._page_list())
         finally:
             self.discard()
 
+    def handed_over(self) -> IndexToWrite:
+        """What `write_handed_over` needs, in any process, to finish the index, once every
+        page is added to it: the words are spilled into named files (see `spill_into`)."""
+        for spill in self._spills.values():
+            spill.flush()
+        return IndexToWrite(self.folder, tuple(spill.name for spill in self._spills.values()), self._page_list())
+
     def discard(self) -> None:
         """Let go of the spilled words: the index is written, or not to be."""
-        if self._finishing is not threading.current_thread():
-            self._wait()
         for spill in self._spills.values():
             spill.close()
         self._spills.clear()
 
+    def _new_spill(self, bucket: int) -> IO[str]:
+        if self._spill_folder is None:
+            return tempfile.TemporaryFile("w+", encoding="utf-8", prefix="message-index-")
+        return open(os.path.join(self._spill_folder, f"message-index-{bucket}"), "w+", encoding="utf-8")
 
-    def _wait(self) -> None:
-        if self._finishing is not None:
-            self._finishing.join()
-            _FINISHING.discard(self._finishing)
-
-
-def wait_for_finishing() -> None:
-    """Wait for every index still being finished in the background: for a build that
-    failed, which nothing else waits for (a thread must not outlive its build)."""
-    for thread in list(_FINISHING):
-        thread.join()
-        _FINISHING.discard(thread)
+    def _page_list(self) -> list[list[int | str]]:
+        return [[first, page_file(index), url] for index, (first, url) in sorted(self._pages.items())]
 
 
-_FINISHING: set[threading.Thread] = set()
+class IndexToWrite(NamedTuple):
+    """An index whose every page is added (see `MessageIndexWriter.handed_over`)."""
+
+    folder: str
+    spills: tuple[str, ...]  # the paths of its spilled words
+    pages: list[list[int | str]]
+
+
+def write_handed_over(index: IndexToWrite) -> None:
+    """Write `index`, in whichever process: its shards, then the list of pages and shards."""
+    with contextlib.ExitStack() as files:
+        write_index(index.folder, [files.enter_context(open(path, encoding="utf-8")) for path in index.spills],
+                    index.pages)
+
+
+def write_index(folder: str, spills: Iterable[IO[str]], pages: list[list[int | str]]) -> None:
+    """Each shard put together from its spilled words, read from the start, and the list of
+    pages and shards."""
+    os.makedirs(folder, exist_ok=True)
+    shards = []
+    for spill in spills:
+        for shard, postings in _shards(spill).items():
+            _write_shard(folder, f"{shard}.js", postings)
+            shards.append(shard)
+    _write_data(folder, INDEX_FILE, {"pages": pages, "shards": sorted(shards)})
+
+
 _BUCKETS = 64  # spill files: few enough to keep open, and each a small part of the words
 
 

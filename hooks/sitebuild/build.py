@@ -34,7 +34,7 @@ from msgref import stranded
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgref.images import image_problem, image_src, images_folder
-from msgref.message_index import MessageIndexWriter, wait_for_finishing
+from msgref.message_index import MessageIndexWriter
 from msgref.redact import Redactor
 from msgref.schema import Message, MessageSource
 from msgref.transcript import TranscriptError
@@ -232,7 +232,6 @@ class SiteBuild:
     def failed() -> None:
         """A build of this process failed, at any stage: what it ran beside the generator ends."""
         end_workers()
-        wait_for_finishing()
 
     # --- what the extensions ask of the build (msgref.extension.CitingBuild) ----------------
 

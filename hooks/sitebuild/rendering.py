@@ -17,8 +17,11 @@ import logging
 import os
 from array import array
 from collections.abc import Hashable, Mapping, Sequence
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
-from msgref.message_index import MessageIndexWriter
+from msgref.message_index import IndexToWrite, MessageIndexWriter, write_handed_over
 from msgref.redact import RedactedTranscript, Redaction
 from msgref.schema import MessageSource
 from msgref.transcript_entries import PageEntries, page_entries
@@ -44,9 +47,9 @@ class TranscriptRendering:
     same, if it is redacted: what it redacts for a page is told here as the page is taken,
     once, whichever process made the page. Each page's part of the transcript's search
     index goes to `index`, if it is searched, as the page is made in this process or taken
-    from the worker; once every page is in, the index is finished in the background
-    (`finish` waits for it). What the last build of this process made from the same
-    transcript, the same way, is taken from `kept`, and its index from `kept_index`."""
+    from the worker; once every page is in, the worker writes the index, if there is one.
+    What the last build of this process made from the same transcript, the same way, is
+    taken from `kept`, and its index from `kept_index`."""
 
     def __init__(self, layout: TranscriptLayout, pages: SitePages,
                  text_paths: Mapping[int, str], source: MessageSource, in_worker: bool, log: logging.Logger,
@@ -55,6 +58,7 @@ class TranscriptRendering:
         self.sources = layout.page_sources()
         self._index, self._folder = index, layout.folder
         self._taken, self._indexed = set[int](), set[int]()  # the pages taken, and those in the index
+        self._index_written: tuple[Future[Any], IndexToWrite] | None = None  # by the worker
 
         def write_text(n: int, text: bytes) -> None:
             with open(text_paths[n], "wb") as file:
@@ -102,6 +106,8 @@ class TranscriptRendering:
 
         shown = sum(len(chunk) for chunk in layout.pages)
         self._pages = MadeByIndex(make, len(self.sources), in_worker and shown >= IN_WORKER_MIN_MESSAGES)
+        if index is not None and self._pages.scratch_folder is not None:
+            index.spill_into(self._pages.scratch_folder)  # for the worker to read: see _add_to_index
         log.debug("Transcript pages: %d messages, made in %s", shown,
                   "a worker process" if self._pages.in_worker else "this process")
 
@@ -129,7 +135,9 @@ class TranscriptRendering:
         try:
             for index in range(count):
                 self._page(index)
-            if self._index is not None:
+            if self._index is not None and self._index_written is not None:
+                _wait_for_index(*self._index_written)
+            elif self._index is not None:
                 self._index.finish()
         except Exception:
             self._pages.close()  # not killed: see worker.end_workers
@@ -156,14 +164,29 @@ class TranscriptRendering:
 
     def _add_to_index(self, index: int, entries: PageEntries) -> None:
         """The page's part of the search index, added once. With the last page's, the index
-        is finished while the build writes the rest of its pages: the build takes the
-        pages it made itself, the last ones, after every page the worker made."""
+        is written by the worker, if there is one, while the build writes the rest of its
+        pages: the build takes the pages it made itself, the last ones, after every page
+        the worker made."""
         if self._index is None or index in self._indexed:
             return
         self._indexed.add(index)
         self._index.add_page(index, self._index_href(self.sources[index]), entries.search)
-        if len(self._indexed) == len(self.sources):
-            self._index.finish_in_background()
+        folder = self._pages.scratch_folder if isinstance(self._pages, MadeByIndex) else None
+        if len(self._indexed) == len(self.sources) and folder is not None:
+            # The worker, done with the pages it was passed, writes the index meanwhile.
+            assert isinstance(self._pages, MadeByIndex)
+            handed_over = self._index.handed_over()
+            future = self._pages.run_in_worker(write_handed_over, handed_over)
+            if future is not None:
+                self._index_written = (future, handed_over)
+
+
+def _wait_for_index(written: Future[Any], index: IndexToWrite) -> None:
+    """Until the worker has written the index; if it died, the index is written here."""
+    try:
+        written.result()
+    except BrokenProcessPool:
+        write_handed_over(index)
 
 
 class _MadeBefore:

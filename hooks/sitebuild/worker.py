@@ -43,6 +43,7 @@ from types import FrameType
 from typing import Any, Generic, TypeVar, cast
 
 Made = TypeVar("Made")
+Arg = TypeVar("Arg")
 _STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
@@ -84,6 +85,17 @@ class MadeByIndex(Generic[Made]):
     def in_worker(self) -> bool:
         """Whether a worker process makes them (until `close` or `end`)."""
         return isinstance(self._worker, _Worker)
+
+    @property
+    def scratch_folder(self) -> str | None:
+        """A folder of the worker's, for other files this process and the worker share,
+        until `close` or `end`; None if there is no worker."""
+        return self._worker.folder if isinstance(self._worker, _Worker) else None
+
+    def run_in_worker(self, job: Callable[[Arg], object], arg: Arg) -> Future[Any] | None:
+        """`job(arg)` in the worker, after what it was passed; None if there is no worker,
+        or it has died (it is for the caller to do). `arg` goes to the worker pickled."""
+        return self._worker.run(job, arg) if isinstance(self._worker, _Worker) else None
 
     def __getitem__(self, index: int) -> Made:
         while index not in self._made:
@@ -219,9 +231,9 @@ class _Worker:
 
     def __init__(self, make: Callable[[int], Any], held: Iterable[int]):
         _install_quiet_hook()
-        self._folder = tempfile.mkdtemp(prefix="site-worker-")
+        self.folder = tempfile.mkdtemp(prefix="site-worker-")
         self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
-                                         initializer=_start_worker, initargs=(make, self._folder, set(held)))
+                                         initializer=_start_worker, initargs=(make, self.folder, set(held)))
         self._processes: list[multiprocessing.process.BaseProcess] = []
 
     def submit_all(self, count: int) -> list[Future[Any]]:
@@ -233,7 +245,7 @@ class _Worker:
     def result(self, future: Future[Any], index: int) -> Any:
         """What the worker made for `future`, once it has. BrokenProcessPool if it died."""
         future.result()
-        path = os.path.join(self._folder, str(index))
+        path = os.path.join(self.folder, str(index))
         with open(path, "rb") as file:
             made = pickle.load(file)
         os.unlink(path)
@@ -242,18 +254,18 @@ class _Worker:
     def claim(self, index: int) -> bool:
         """Whether the build claims `index` before the worker begins it (see `_claimed`)."""
         try:
-            return _claimed(self._folder, index)
+            return _claimed(self.folder, index)
         except OSError:  # the folder is gone: what the worker made for it is asked for, and made here
             return False
 
     def set_aside(self, index: int, made: Any) -> None:
         """Keep `made`, made by the build for `index`, in the folder until `taken_back`."""
-        with open(os.path.join(self._folder, f"aside-{index}"), "wb") as file:
+        with open(os.path.join(self.folder, f"aside-{index}"), "wb") as file:
             pickle.dump(made, file, protocol=pickle.HIGHEST_PROTOCOL)
 
     def taken_back(self, index: int) -> Any:
         """What was set aside for `index`, removed from the folder."""
-        path = os.path.join(self._folder, f"aside-{index}")
+        path = os.path.join(self.folder, f"aside-{index}")
         with open(path, "rb") as file:
             made = pickle.load(file)
         os.unlink(path)
@@ -271,6 +283,12 @@ class _Worker:
             process.join()
         self._remove_folder()
 
+    def run(self, job: Callable[[Arg], object], arg: Arg) -> Future[Any] | None:
+        try:
+            return self._pool.submit(job, arg)
+        except BrokenProcessPool:
+            return None
+
     def _submit(self, index: int) -> Future[Any]:
         try:
             return self._pool.submit(_make_in_worker, index)
@@ -278,7 +296,7 @@ class _Worker:
             return Future()
 
     def _remove_folder(self) -> None:
-        shutil.rmtree(self._folder, ignore_errors=True)  # gone already if a signal's handler removed it
+        shutil.rmtree(self.folder, ignore_errors=True)  # gone already if a signal's handler removed it
 
 
 class _NoWorker:
