@@ -120,7 +120,7 @@ def test_a_word_of_every_message_is_written_as_differences_in_pieces(tmp_path):
     records = [SearchRecord(n, f"Message {n}", "x") for n in range(1, 25_001)]
     index = written(tmp_path, {0: records})
     shard = data_of(tmp_path / "transcript/search/78.js")
-    assert shard == {"x": [1] * 25_000}  # past one piece of 10,000: joined with their commas
+    assert shard == {"x": [1] * 25_000}  # one page's differences, written as it gave them
     assert index.search("x") == list(range(1, 25_001))
 
 

@@ -171,12 +171,11 @@ class TranscriptRendering:
             return
         self._indexed.add(index)
         self._index.add_page(index, self._index_href(self.sources[index]), entries.search)
-        folder = self._pages.scratch_folder if isinstance(self._pages, MadeByIndex) else None
-        if len(self._indexed) == len(self.sources) and folder is not None:
+        pages = self._pages
+        if len(self._indexed) == len(self.sources) and isinstance(pages, MadeByIndex) and pages.scratch_folder:
             # The worker, done with the pages it was passed, writes the index meanwhile.
-            assert isinstance(self._pages, MadeByIndex)
             handed_over = self._index.handed_over()
-            future = self._pages.run_in_worker(write_handed_over, handed_over)
+            future = pages.run_in_worker(write_handed_over, handed_over)
             if future is not None:
                 self._index_written = (future, handed_over)
 
