@@ -12,7 +12,8 @@ import pytest
 
 import import_transcript
 from conftest import build, entry_of, message_in, soup
-from msgref.redact import RedactedTranscript, Redactor
+from msgref.redact import BUILTIN_PATTERNS, RedactedTranscript, Redactor, compile_flags
+from msgref.redact import _compiled as compiled
 from msgref.schema import message_from_record, record_of
 from msgref.seal import seal_of, sealed
 from msgref.transcript import IndexedTranscript, TranscriptError, load_transcript
@@ -71,6 +72,26 @@ def test_the_fingerprint_covers_the_format_version(monkeypatch):
     before = Redactor().fingerprint
     monkeypatch.setattr(redact, "RULES_VERSION", redact.RULES_VERSION + 1)
     assert Redactor().fingerprint != before
+
+
+@pytest.mark.parametrize("source", [
+    *(pattern.source for pattern in BUILTIN_PATTERNS),
+    *(pattern.hint_source for pattern in BUILTIN_PATTERNS if pattern.hint_source),
+    r"(?i)ORDER-\d+", "(?a)x", "(?ai)x", "(?x) a b ", "(?i)(?s).", "(?u)x", "a(?i:b)", "(?m)^x$",
+])
+def test_the_fingerprint_reads_each_pattern_s_flags_as_compiling_it_would(source):
+    assert compile_flags(source) == re.compile(source).flags
+
+
+def test_sealed_messages_are_read_and_shown_without_compiling_a_pattern(tmp_path):
+    compiled.cache_clear()
+    redactor = Redactor({"order-id": r"ORDER-\d+"})  # checked as it is given: compiled
+    transcript = shown(write(tmp_path / "t.jsonl", [sealed_line(record(1, "ORDER-12"), redactor)]), redactor)
+    message = transcript.get(1)
+    assert message is not None and message.text == "ORDER-12"  # sealed: taken as the importer redacted it
+    assert compiled.cache_info().currsize == 1
+    assert Redactor().redact_text(f"key {KEY}") == ("key [REDACTED: anthropic-key]", ["anthropic-key"])
+    assert compiled.cache_info().currsize > 1  # compiled when first tried
 
 
 # --- The importer writes seals --------------------------------------------------------

@@ -20,6 +20,7 @@ import binascii
 import functools
 import hashlib
 import json
+import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -51,7 +52,8 @@ _NOT_STAND_IN = (r"(?![$%{<*…]|\.\.\.|(?i:password|passwd|pass|pwd|secret|toke
 @dataclass(frozen=True)
 class Pattern:
     kind: str
-    regex: re.Pattern[str]
+    # The regular expression, compiled when first tried (see `regex`).
+    source: str
     # The group holding the secret; 0 is the whole match. Text outside it is kept.
     group: int | str = 0
     # Strings of which one must be in the text (in case-folded text if `hints_lower`)
@@ -60,7 +62,7 @@ class Pattern:
     hints_lower: bool = False
     # A simpler regular expression that must match the text, tested like the hints,
     # for a pattern whose hints are common words.
-    hint_regex: re.Pattern[str] | None = None
+    hint_source: str | None = None
     # A test of a match in code, for what a regular expression says badly (the words
     # of a key's name); a match it refuses is left alone.
     accept: Callable[[re.Match[str]], bool] | None = None
@@ -68,12 +70,39 @@ class Pattern:
     # decodes to holds a secret of some kind.
     encoded: bool = False
 
+    # Compiling every pattern takes a build tens of milliseconds, and a build of a sealed
+    # transcript, or of texts that hold no pattern's hints, tries none of them.
+    @property
+    def regex(self) -> re.Pattern[str]:
+        return _compiled(self.source)
+
+    @property
+    def hint_regex(self) -> re.Pattern[str] | None:
+        return None if self.hint_source is None else _compiled(self.hint_source)
+
+
+_compiled = functools.cache(re.compile)  # re's own cache holds fewer patterns than a site may use
+
 
 def _pattern(kind: str, regex: str, group: int | str = 0, hints: Iterable[str] = (), hints_lower: bool = False,
              hint_regex: str | None = None, accept: Callable[[re.Match[str]], bool] | None = None,
              encoded: bool = False) -> Pattern:
-    return Pattern(kind, re.compile(regex), group, tuple(hints), hints_lower,
-                   re.compile(hint_regex) if hint_regex else None, accept, encoded)
+    return Pattern(kind, regex, group, tuple(hints), hints_lower, hint_regex, accept, encoded)
+
+
+def compile_flags(source: str) -> int:
+    """`re.compile(source).flags`, without compiling `source`: Unicode matching, unless
+    the flags that the groups at its start set (`(?i)`, `(?a)`) say otherwise."""
+    flags = re.NOFLAG
+    while match := _GLOBAL_FLAGS.match(source):
+        flags |= functools.reduce(operator.or_, (_FLAG_LETTERS[letter] for letter in match[1]))
+        source = source[match.end():]
+    return flags if flags & re.ASCII else flags | re.UNICODE
+
+
+_GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")
+_FLAG_LETTERS = {"a": re.ASCII, "i": re.IGNORECASE, "L": re.LOCALE, "m": re.MULTILINE, "s": re.DOTALL,
+                 "u": re.UNICODE, "x": re.VERBOSE}
 
 
 # --- Secrets in a JSON or YAML value, found by the name of their key ------------------
@@ -662,9 +691,9 @@ class Redactor:
         strings that are never redacted, such as a documented example key."""
         extra = []
         for kind, regex in (extra_patterns or {}).items():
-            compiled = re.compile(regex)  # re.error tells the caller what is wrong
+            compiled = _compiled(regex)  # re.error tells the caller what is wrong
             group = "secret" if "secret" in compiled.groupindex else 0
-            extra.append(Pattern(kind, compiled, group))
+            extra.append(Pattern(kind, regex, group))
         self.patterns: tuple[Pattern, ...] = (*BUILTIN_PATTERNS, *extra)
         self.allow = frozenset(allow)
         # Two redactors with the same rules redact alike, and have the same fingerprint.
@@ -847,8 +876,8 @@ def _fingerprint(patterns: tuple[Pattern, ...], allow: frozenset[str]) -> bytes:
     """A digest of everything that decides what is redacted: equal for equal rules, and
     changed by any change to a pattern (its hints too), its order or the allow list."""
     rules = [RULES_VERSION, [
-        [p.kind, p.regex.pattern, p.regex.flags, p.group, list(p.hints), p.hints_lower,
-         p.hint_regex.pattern if p.hint_regex else None, p.accept.__qualname__ if p.accept else None, p.encoded]
+        [p.kind, p.source, compile_flags(p.source), p.group, list(p.hints), p.hints_lower,
+         p.hint_source, p.accept.__qualname__ if p.accept else None, p.encoded]
         for p in patterns
     ], sorted(allow)]
     # JSON with every string escaped to ASCII: one unambiguous text for any rules.
