@@ -105,7 +105,7 @@ def test_an_index_handed_over_is_written_the_same_in_any_process(tmp_path):
     for index, records in pages.items():
         writer.add_page(index, "../" if index == 0 else f"../page-{index + 1}/", page_index(records))
     handed_over = writer.handed_over()
-    assert handed_over.spills and all(Path(path).parent == tmp_path for path in handed_over.spills)
+    assert handed_over.spill is not None and Path(handed_over.spill).parent == tmp_path
     write_handed_over(handed_over)  # as a worker process does, from the files alone
     writer.discard()
     files = [{p.name: p.read_bytes() for p in (tmp_path / site / "transcript" / "search").iterdir()}
@@ -116,6 +116,26 @@ def test_an_index_handed_over_is_written_the_same_in_any_process(tmp_path):
         write_handed_over(handed_over._replace(folder=str(tmp_path / "taken" / "search")))
 
 
+def test_words_spilled_page_by_page_give_the_index_of_words_held(tmp_path, monkeypatch):
+    """Past a bound, the words held go to a file, each bucket's as a chunk: read back, in
+    this process or from the file alone, they give the same shards."""
+    pages = {i: [SearchRecord(n, f"Message {n}", f"word{n % 7} w{n} common") for n in range(i * 50 + 1, i * 50 + 51)]
+             for i in range(5)}
+    written(tmp_path / "held", pages, order=[3, 1, 4, 0, 2])
+    monkeypatch.setattr(MessageIndexWriter, "HELD_CHARS", 0)  # spilled as each page is added
+    written(tmp_path / "spilled", pages, order=[3, 1, 4, 0, 2])
+    writer = MessageIndexWriter(str(tmp_path / "handed" / "transcript" / "search"))
+    writer.spill_into(str(tmp_path))
+    for index in [3, 1, 4, 0, 2]:
+        writer.add_page(index, "../" if index == 0 else f"../page-{index + 1}/", page_index(pages[index]))
+    write_handed_over(writer.handed_over())
+    writer.discard()
+    files = [{p.name: p.read_bytes() for p in (tmp_path / site / "transcript" / "search").iterdir()}
+             for site in ("held", "spilled", "handed")]
+    assert files[0] == files[1] == files[2] and len(files[0]) > 10
+    assert BuiltIndex(tmp_path / "spilled").search("common") == list(range(1, 251))
+
+
 def test_a_word_of_every_message_is_written_as_differences_in_pieces(tmp_path):
     records = [SearchRecord(n, f"Message {n}", "x") for n in range(1, 25_001)]
     index = written(tmp_path, {0: records})
@@ -124,7 +144,8 @@ def test_a_word_of_every_message_is_written_as_differences_in_pieces(tmp_path):
     assert index.search("x") == list(range(1, 25_001))
 
 
-def test_nothing_of_the_spilled_words_stays_on_disk(tmp_path):
+def test_nothing_of_the_spilled_words_stays_on_disk(tmp_path, monkeypatch):
+    monkeypatch.setattr(MessageIndexWriter, "HELD_CHARS", 0)  # spilled at once
     before = set(os.listdir(tempfile.gettempdir()))
     writer = MessageIndexWriter(str(tmp_path / "search"))
     writer.add_page(0, "../", page_index([SearchRecord(1, "Message 1", "some words")]))
@@ -137,11 +158,12 @@ def test_nothing_of_the_spilled_words_stays_on_disk(tmp_path):
 
 
 def test_a_full_disk_under_the_spilled_words_names_their_folder(tmp_path, monkeypatch):
-    class Full(io.StringIO):
-        def write(self, text: str) -> int:
+    class Full(io.BytesIO):
+        def write(self, data) -> int:
             raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(tempfile, "TemporaryFile", lambda *args, **kwargs: Full())
+    monkeypatch.setattr(MessageIndexWriter, "HELD_CHARS", 0)  # spilled at once
     writer = MessageIndexWriter(str(tmp_path / "search"))
     with pytest.raises(OSError) as raised:
         writer.add_page(0, "../", page_index([SearchRecord(1, "Message 1", "some words")]))

@@ -12,10 +12,11 @@ a `<script>` element: unlike a fetch, that works in the copy read from disk (fil
 too. The data is JSON, which is also JavaScript, and is never run as anything else.
 
 Each page's part of the index is made with its entries (`page_index`, in the worker
-process); the build writes it as the page is taken, its words spilled to a few temporary
-files, and puts each shard together on its own at the end, so that it holds no more of the
-index than its largest shard. `assets/message-search.js` reads it, with the same rule for
-words (`words`) and shards (`shard_name`).
+process); the build writes it as the page is taken, its words held up to a bound and then
+spilled to a temporary file, and puts the shards together a few at a time at the end, so
+that it holds no more of the index than that bound and a few shards.
+`assets/message-search.js` reads it, with the same rule for words (`words`) and shards
+(`shard_name`).
 """
 
 from __future__ import annotations
@@ -136,19 +137,26 @@ class MessageIndexWriter:
     once every page is added, `handed_over` gives what `write_handed_over` needs to finish
     it in another process.
 
-    The words wait in a few temporary files, each holding the shards whose names hash to
-    it: anonymous, or named in the folder given to `spill_into`, for another process to
-    read. Either way a build stopped by a signal leaves nothing of them behind (that
-    folder goes with the build's worker)."""
+    The words are held by bucket, the shards whose names hash to it, until they reach
+    HELD_CHARS; then each bucket's go to the end of one temporary file as a chunk of it.
+    That file is anonymous, or named in the folder given to `spill_into`, for another
+    process to read. Either way a build stopped by a signal leaves nothing of it behind
+    (that folder goes with the build's worker)."""
+
+    HELD_CHARS = 1 << 22
 
     def __init__(self, folder: str):
         self.folder = folder
-        self._spills: dict[int, IO[str]] = {}  # bucket -> its file, made when first needed
+        self._held: dict[int, list[str]] = defaultdict(list)  # bucket -> its words' lines not spilled yet
+        self._held_chars = 0
+        self._spill: IO[bytes] | None = None  # made when first needed
+        self._chunks: dict[int, list[_Chunk]] = defaultdict(list)  # bucket -> its words in the spill file
+        self._spilled_bytes = 0
         self._pages: dict[int, tuple[int, str]] = {}  # index -> (first message number, page URL)
         self._spill_folder: str | None = None
 
     def spill_into(self, folder: str) -> None:
-        """Spill the words into named files in `folder`, from the first page added."""
+        """Spill the words into a named file in `folder`."""
         self._spill_folder = folder
 
     def add_page(self, index: int, url: str, part: PageIndex | None) -> None:
@@ -158,74 +166,110 @@ class MessageIndexWriter:
         self._pages[index] = (part.first, url)
         os.makedirs(self.folder, exist_ok=True)
         _write_script(self.folder, page_file(index), part.excerpts)
-        try:
-            for bucket, lines in part.spills:
-                if bucket not in self._spills:
-                    self._spills[bucket] = self._new_spill(bucket)
-                self._spills[bucket].write(lines)
-        except OSError as error:  # a full disk: named, as the files themselves have no name
-            raise OSError(error.errno, error.strerror, f"{tempfile.gettempdir()} (the temporary files of the "
-                          "transcript's search index)") from None
+        for bucket, lines in part.spills:
+            self._held[bucket].append(lines)
+            self._held_chars += len(lines)
+        if self._held_chars > self.HELD_CHARS:
+            self._spill_held()
 
     def finish(self) -> None:
-        """Put each shard together from its spilled words, and write the list of pages and shards."""
+        """Put each shard together from its words, and write the list of pages and shards."""
         try:
-            for spill in self._spills.values():
-                spill.seek(0)
-            write_index(self.folder, self._spills.values(), self._page_list())
+            spill = self._spill
+            buckets = (_bucket_text(spill, self._chunks[bucket]) + "".join(self._held[bucket])
+                       for bucket in sorted(self._held.keys() | self._chunks.keys()))
+            write_index(self.folder, buckets, self._page_list())
         finally:
             self.discard()
 
     def handed_over(self) -> IndexToWrite:
         """What `write_handed_over` needs, in any process, to finish the index, once every
-        page is added to it: the words are spilled into named files (see `spill_into`)."""
-        for spill in self._spills.values():
-            spill.flush()
-        return IndexToWrite(self.folder, tuple(spill.name for spill in self._spills.values()), self._page_list())
+        page is added to it: the words are all spilled, into a named file (see `spill_into`)."""
+        self._spill_held()
+        if self._spill is not None:
+            self._spill.flush()
+        return IndexToWrite(self.folder, self._spill.name if self._spill is not None else None,
+                            tuple((bucket, tuple(chunks)) for bucket, chunks in sorted(self._chunks.items())),
+                            self._page_list())
 
     def discard(self) -> None:
-        """Let go of the spilled words: the index is written, or not to be."""
-        for spill in self._spills.values():
-            spill.close()
-        self._spills.clear()
+        """Let go of the words: the index is written, or not to be."""
+        if self._spill is not None:
+            self._spill.close()
+        self._spill = None
+        self._held.clear()
+        self._held_chars = 0
+        self._chunks.clear()
+        self._spilled_bytes = 0
 
-    def _new_spill(self, bucket: int) -> IO[str]:
+    def _spill_held(self) -> None:
+        """The words held, each bucket's a chunk at the end of the spill file."""
+        try:
+            for bucket, lines in self._held.items():
+                data = "".join(lines).encode()
+                if self._spill is None:
+                    self._spill = self._new_spill()
+                self._spill.write(data)
+                self._chunks[bucket].append((self._spilled_bytes, len(data)))
+                self._spilled_bytes += len(data)
+        except OSError as error:  # a full disk: named, as the file itself has no name
+            where = self._spill_folder or tempfile.gettempdir()
+            raise OSError(error.errno, error.strerror, f"{where} (the temporary files of the "
+                          "transcript's search index)") from None
+        self._held.clear()
+        self._held_chars = 0
+
+    def _new_spill(self) -> IO[bytes]:
         if self._spill_folder is None:
-            return tempfile.TemporaryFile("w+", encoding="utf-8", prefix="message-index-")
-        return open(os.path.join(self._spill_folder, f"message-index-{bucket}"), "w+", encoding="utf-8")
+            return tempfile.TemporaryFile(prefix="message-index-")
+        return open(os.path.join(self._spill_folder, "message-index"), "w+b")
 
     def _page_list(self) -> list[list[int | str]]:
         return [[first, page_file(index), url] for index, (first, url) in sorted(self._pages.items())]
+
+
+_Chunk = tuple[int, int]  # where a bucket's words are in the spill file: offset and length in bytes
+
+
+def _bucket_text(spill: IO[bytes] | None, chunks: Iterable[_Chunk]) -> str:
+    """A bucket's words' lines, as spilled."""
+    parts = []
+    for offset, length in chunks:
+        assert spill is not None  # a chunk is only ever written to it
+        spill.seek(offset)
+        parts.append(spill.read(length))
+    return b"".join(parts).decode()
 
 
 class IndexToWrite(NamedTuple):
     """An index whose every page is added (see `MessageIndexWriter.handed_over`)."""
 
     folder: str
-    spills: tuple[str, ...]  # the paths of its spilled words
+    spill: str | None  # the path of its spilled words; None if it has no words
+    chunks: tuple[tuple[int, tuple[_Chunk, ...]], ...]  # by bucket
     pages: list[list[int | str]]
 
 
 def write_handed_over(index: IndexToWrite) -> None:
     """Write `index`, in whichever process: its shards, then the list of pages and shards."""
     with contextlib.ExitStack() as files:
-        write_index(index.folder, [files.enter_context(open(path, encoding="utf-8")) for path in index.spills],
-                    index.pages)
+        spill = files.enter_context(open(index.spill, "rb")) if index.spill is not None else None
+        write_index(index.folder, (_bucket_text(spill, chunks) for _, chunks in index.chunks), index.pages)
 
 
-def write_index(folder: str, spills: Iterable[IO[str]], pages: list[list[int | str]]) -> None:
-    """Each shard put together from its spilled words, read from the start, and the list of
-    pages and shards."""
+def write_index(folder: str, buckets: Iterable[str], pages: list[list[int | str]]) -> None:
+    """Each shard put together from its words' lines, a bucket's at a time, and the list
+    of pages and shards."""
     os.makedirs(folder, exist_ok=True)
     shards = []
-    for spill in spills:
-        for shard, postings in _shards(spill).items():
+    for lines in buckets:
+        for shard, postings in _shards(lines).items():
             _write_shard(folder, f"{shard}.js", postings)
             shards.append(shard)
     _write_data(folder, INDEX_FILE, {"pages": pages, "shards": sorted(shards)})
 
 
-_BUCKETS = 64  # spill files: few enough to keep open, and each a small part of the words
+_BUCKETS = 64  # each a small part of the words: a shard is put together a bucket at a time
 
 
 @functools.lru_cache(maxsize=65536)
@@ -241,11 +285,11 @@ def _shard_of(start: str) -> tuple[str, int]:
 _Piece = tuple[int, int, str]
 
 
-def _shards(spill: IO[str]) -> dict[str, dict[str, list[_Piece]]]:
-    """The shards of a spill file: for each, its words and the pieces of their numbers."""
+def _shards(lines: str) -> dict[str, dict[str, list[_Piece]]]:
+    """The shards of a bucket's words' lines: for each, its words and the pieces of their numbers."""
     shards: dict[str, dict[str, list[_Piece]]] = defaultdict(lambda: defaultdict(list))
-    for line in spill:
-        word, first, last, rest = line.rstrip("\n").split("\t")
+    for line in lines.splitlines():
+        word, first, last, rest = line.split("\t")
         shards[_shard_of(word[:SHARD_KEY_CHARS])[0]][word].append((int(first), int(last), rest))
     return shards
 
