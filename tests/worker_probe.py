@@ -61,7 +61,7 @@ def main(scenario: str, marks: str) -> None:
     if scenario == "no-fork":
         os.fork = refuse_to_fork
     count = {"taken-back": 20, "queued": 2}.get(scenario, 6)
-    made = MadeByIndex(make, count, in_worker=True)
+    made = MadeByIndex(make, count, in_worker=True, held_ahead=1)  # what it makes ahead: held, then set aside
     in_worker = made.in_worker
     if holds_first:
         os.read(started_read, 1)

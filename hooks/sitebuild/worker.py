@@ -5,11 +5,12 @@ of it waits on the rest of the build. So a worker process on another core makes 
 from the first on, while the build converts and writes the essay's pages. The build
 takes each when it needs it: one the worker has not begun it takes back and makes itself,
 and rather than wait for one the worker is making, it makes the last ones the worker has
-not begun, and sets them aside in the worker's folder until asked for: held here, the
-last half of a whole session would be in memory at once. A call the pool has not passed
-to the worker is taken back by cancelling its future; the one it has passed on, beyond
-the call the worker is making, by claiming its index first: each side claims an index
-by making a file of that name in the folder, which only one of them can make.
+not begun. It holds a few of those until asked for, and sets the others aside in the
+worker's folder: all held here, the last half of a whole session would be in memory at
+once. A call the pool has not passed to the worker is taken back by cancelling its
+future; the one it has passed on, beyond the call the worker is making, by claiming its
+index first: each side claims an index by making a file of that name in the folder,
+which only one of them can make.
 
 The worker is a `concurrent.futures.ProcessPoolExecutor` of one process, started by
 forking: it inherits everything the work is made from. It writes each thing it makes to
@@ -68,13 +69,18 @@ class MadeByIndex(Generic[Made]):
     `in_worker` and forking is safe, else in this process when first asked for.
 
     `close` must be called once nothing more is asked for, or `end` if the build failed:
-    either ends the worker. What is asked for after that is made here.
+    either ends the worker. What is asked for after that is made here. Of what this
+    process makes ahead, while the worker makes what is asked for, up to `held_ahead`
+    things at once are held in memory rather than set aside in the worker's folder.
     """
 
-    def __init__(self, make: Callable[[int], Made], count: int, in_worker: bool):
+    def __init__(self, make: Callable[[int], Made], count: int, in_worker: bool, held_ahead: int = 4):
         self._make = make
         self._made: dict[int, Made] = {}
-        self._aside: set[int] = set()  # made here while the worker had another, not asked for yet
+        # Made here while the worker had another, not asked for yet: held, or set aside.
+        self._ahead: set[int] = set()
+        self._aside: set[int] = set()
+        self._held_ahead = held_ahead
         self._worker: _Worker | _NoWorker = _NoWorker()
         self._signals: dict[int, Any] = {}  # the handlers the worker's own replaced
         self._futures: list[Future[Any]] = [Future() for _ in range(count)]
@@ -98,6 +104,7 @@ class MadeByIndex(Generic[Made]):
         return self._worker.run(job, arg) if isinstance(self._worker, _Worker) else None
 
     def __getitem__(self, index: int) -> Made:
+        self._ahead.discard(index)
         while index not in self._made:
             if index in self._aside:
                 self._aside.discard(index)
@@ -151,6 +158,15 @@ class MadeByIndex(Generic[Made]):
         future = self._futures[index]
         return future.cancel() or (not future.done() and self._worker.claim(index))
 
+    def _set_aside(self, index: int, made: Made) -> bool:
+        """Whether `made` is set aside in the worker's folder: not on a full disk."""
+        try:
+            self._worker.set_aside(index, made)
+        except OSError:
+            return False
+        self._aside.add(index)
+        return True
+
     def _taken_back(self, index: int) -> Made:
         """What was set aside for `index`; made again if the worker's folder is gone."""
         try:
@@ -178,11 +194,9 @@ class MadeByIndex(Generic[Made]):
             for index in range(len(self._futures) - 1, wanted, -1):
                 if index not in self._made and index not in self._aside and self._taken_from_worker(index):
                     made = self._make(index)
-                    try:
-                        self._worker.set_aside(index, made)
-                        self._aside.add(index)
-                    except OSError:  # a full disk: held here
+                    if len(self._ahead) < self._held_ahead or not self._set_aside(index, made):
                         self._made[index] = made
+                        self._ahead.add(index)
                     return
         try:
             self._made[wanted] = cast(Made, self._worker.result(future, wanted))
