@@ -179,11 +179,16 @@ class MapTemplate:
 
     def __init__(self, strip: Strip, found: list[Mark], paged: bool):
         self._strip = strip
-        self._drawn = to_html(map_figure(strip, found, _HREF_HOLE.format, self._NO_PAGE if paged else None))
+        drawn = to_html(map_figure(strip, found, _HREF_HOLE.format, self._NO_PAGE if paged else None))
+        # The HTML between the links, and each link's message number: text, number, text, ...
+        self._pieces = _HREF_HOLE_RE.split(drawn)
         self._here = to_html(_here(strip, self._NO_PAGE)) if paged else None
 
     def page_map(self, href_of: Callable[[int], str], this_page: tuple[int, int] | None) -> str:
-        drawn = _HREF_HOLE_RE.sub(lambda match: f'href="{html.escape(href_of(int(match.group(1))))}"', self._drawn)
+        pieces = self._pieces[:]
+        for at in range(1, len(pieces), 2):
+            pieces[at] = f'href="{html.escape(href_of(int(pieces[at])))}"'
+        drawn = "".join(pieces)
         if self._here is not None and this_page is not None:
             drawn = drawn.replace(self._here, to_html(_here(self._strip, this_page)), 1)
         return drawn
