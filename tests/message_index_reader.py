@@ -40,7 +40,7 @@ class BuiltIndex:
     def numbers(self, word: str) -> list[int]:
         """The messages holding a word that starts with `word` (a word of one character:
         that word alone), in order."""
-        shard = shard_name(word)
+        shard = shard_name(word, self.index["key"])
         if shard not in self.index["shards"]:
             return []
         postings = data_of(self.site / self.folder / f"{shard}.js")

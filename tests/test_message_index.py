@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from message_index_reader import BuiltIndex, data_of
+from msgref import message_index
 from msgref.message_index import (
     EXCERPT_CHARS,
     MAX_WORD_CHARS,
@@ -132,8 +133,26 @@ def test_words_spilled_page_by_page_give_the_index_of_words_held(tmp_path, monke
     writer.discard()
     files = [{p.name: p.read_bytes() for p in (tmp_path / site / "transcript" / "search").iterdir()}
              for site in ("held", "spilled", "handed")]
-    assert files[0] == files[1] == files[2] and len(files[0]) > 10
+    assert files[0] == files[1] == files[2] and len(files[0]) > 5
     assert BuiltIndex(tmp_path / "spilled").search("common") == list(range(1, 251))
+
+
+def test_a_small_index_names_shards_by_one_character_a_larger_by_two(tmp_path, monkeypatch):
+    rng = random.Random(20261205)
+    vocabulary = ["alpha", "alps", "al", "a", "beta", "b", "büro", "日本語", "日本", "x_1", "42", "4"]
+    pages = {i: [SearchRecord(n, f"Message {n}", " ".join(rng.sample(vocabulary, 3))) for n in range(i * 40 + 1,
+                                                                                                  i * 40 + 41)]
+             for i in range(3)}
+    small = written(tmp_path / "small", pages)
+    monkeypatch.setattr(message_index, "SMALL_INDEX_CHARS", 0)
+    large = written(tmp_path / "large", pages)
+    assert small.index["key"] == 1 and large.index["key"] == 2
+    assert "61" in small.index["shards"] and "61-6c" in large.index["shards"] and "61-6c" not in small.index["shards"]
+    for query in [*vocabulary, "alp", "日", "bü", "x", "4 al", "zzz", "a b"]:
+        expected = [record.n for records in pages.values() for record in records
+                    if all(any(word == typed or (len(typed) > 1 and word.startswith(typed))
+                               for word in words(record.text)) for typed in words(query))]
+        assert small.search(query) == large.search(query) == expected, query
 
 
 def test_a_word_of_every_message_is_written_as_differences_in_pieces(tmp_path):
@@ -154,7 +173,7 @@ def test_nothing_of_the_spilled_words_stays_on_disk(tmp_path, monkeypatch):
     assert not (tmp_path / "search" / "index.js").exists()  # not finished: no index to mislead
     writer = MessageIndexWriter(str(tmp_path / "empty"))
     writer.finish()
-    assert data_of(tmp_path / "empty" / "index.js") == {"pages": [], "shards": []}
+    assert data_of(tmp_path / "empty" / "index.js") == {"pages": [], "key": 1, "shards": []}
 
 
 def test_a_full_disk_under_the_spilled_words_names_their_folder(tmp_path, monkeypatch):

@@ -13,7 +13,6 @@
   const results = form.querySelector(".msg-search__results");
   const base = new URL(form.dataset.index, document.baseURI);
   const SHOWN = 50; // results listed; the count says how many more there are
-  const SHARD_KEY_CHARS = 2;
   const MAX_WORD_CHARS = 40;
   const files = new Map(); // file name -> promise of its data
   const waiting = new Map(); // file name -> the promise's resolve
@@ -46,13 +45,14 @@
   const words = (text) => [...new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) || [])]
     .filter((word) => [...word].length <= MAX_WORD_CHARS);
 
-  const shardName = (word) => [...word].slice(0, SHARD_KEY_CHARS)
+  // The index says how many of a word's first characters name its shard.
+  const shardName = (word, keyChars) => [...word].slice(0, keyChars)
     .map((char) => char.codePointAt(0).toString(16)).join("-");
 
   // The numbers of the messages holding a word that starts with `word` (a word of one
   // character: that word alone), in order.
   const numbersFor = async (word, index) => {
-    const shard = shardName(word);
+    const shard = shardName(word, index.key);
     if (!index.shards.includes(shard)) return [];
     const postings = await load(`${shard}.js`);
     const found = new Set();

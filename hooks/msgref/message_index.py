@@ -2,10 +2,11 @@
 
 A whole session may hold a million messages. Given to the site's search, they would make
 one index that every page of the site downloads whole, and that the build holds in memory
-to write. Here each word goes to the shard of its first two characters, a small JSON file
-mapping the words to the numbers of the messages holding them; a query loads the shards of
-its words, then the short texts of the messages it found, one file per transcript page;
-`index.js` lists the pages (first message number, file, address) and the shards.
+to write. Here each word goes to the shard of its first two characters (of its first
+alone, in a small index), a small JSON file mapping the words to the numbers of the
+messages holding them; a query loads the shards of its words, then the short texts of the
+messages it found, one file per transcript page; `index.js` lists the pages (first message
+number, file, address), how many characters name a shard, and the shards.
 
 Each file is a script, `messageSearchLoaded("<file>", <JSON>);`, which the page loads with
 a `<script>` element: unlike a fetch, that works in the copy read from disk (file://)
@@ -38,6 +39,8 @@ from typing import IO, NamedTuple
 # Letters, digits and the underscore, as `\w` reads them (the script: `[\p{L}\p{N}_]`).
 _WORD_RE = re.compile(r"\w+")
 MAX_WORD_CHARS = 40  # longer runs (hashes, base64, minified code) are not words anyone types
+# A word's shard is named by its first two characters; by its first alone in an index
+# small enough that its shards would be a hundred files of a few kilobytes (see `key_chars`).
 SHARD_KEY_CHARS = 2
 INDEX_FILE = "index.js"  # the pages and the shards there are
 LOADED = "messageSearchLoaded"  # the function each file calls with its data
@@ -69,10 +72,21 @@ _ASCII_WORD_BYTES = bytes(byte if chr(byte).isascii() and _WORD_RE.fullmatch(chr
                           for byte in range(256))
 
 
-def shard_name(word: str) -> str:
-    """The file of the shard holding `word`: its first characters' code points in hex,
-    so that any script makes a safe file name ("ab" -> "61-62")."""
-    return "-".join(f"{ord(char):x}" for char in word[:SHARD_KEY_CHARS])
+def shard_name(word: str, key_chars: int = SHARD_KEY_CHARS) -> str:
+    """The file of the shard holding `word`: the code points of its first `key_chars`
+    characters in hex, so that any script makes a safe file name ("ab" -> "61-62")."""
+    return "-".join(f"{ord(char):x}" for char in word[:key_chars])
+
+
+# Of words' lines: an index this small or smaller (a few thousand messages) has shards of
+# one character, the largest some tens of kilobytes.
+SMALL_INDEX_CHARS = 1 << 19
+
+
+def key_chars(words_chars: int) -> int:
+    """How many of a word's first characters name its shard, in an index whose words'
+    lines (see `page_index`) hold `words_chars` characters."""
+    return 1 if words_chars <= SMALL_INDEX_CHARS else SHARD_KEY_CHARS
 
 
 def page_file(index: int) -> str:
@@ -115,7 +129,7 @@ def page_index(records: Iterable[SearchRecord]) -> PageIndex | None:
     by_bucket: dict[int, list[str]] = defaultdict(list)
     for word, found in numbers.items():
         rest = ",".join(map(_NUMBER_TEXT.__getitem__, map(operator.sub, itertools.islice(found, 1, None), found)))
-        by_bucket[_shard_of(word[:SHARD_KEY_CHARS])[1]].append(f"{word}\t{found[0]}\t{found[-1]}\t{rest}\n")
+        by_bucket[_bucket_of(word[0])].append(f"{word}\t{found[0]}\t{found[-1]}\t{rest}\n")
     return PageIndex(min(excerpts), _json(excerpts),
                      tuple((bucket, "".join(lines)) for bucket, lines in by_bucket.items()))
 
@@ -147,6 +161,7 @@ class MessageIndexWriter:
 
     def __init__(self, folder: str):
         self.folder = folder
+        self._words_chars = 0  # of every page's words' lines
         self._held: dict[int, list[str]] = defaultdict(list)  # bucket -> its words' lines not spilled yet
         self._held_chars = 0
         self._spill: IO[bytes] | None = None  # made when first needed
@@ -169,6 +184,7 @@ class MessageIndexWriter:
         for bucket, lines in part.spills:
             self._held[bucket].append(lines)
             self._held_chars += len(lines)
+            self._words_chars += len(lines)
         if self._held_chars > self.HELD_CHARS:
             self._spill_held()
 
@@ -178,7 +194,7 @@ class MessageIndexWriter:
             spill = self._spill
             buckets = (_bucket_text(spill, self._chunks[bucket]) + "".join(self._held[bucket])
                        for bucket in sorted(self._held.keys() | self._chunks.keys()))
-            write_index(self.folder, buckets, self._page_list())
+            write_index(self.folder, buckets, key_chars(self._words_chars), self._page_list())
         finally:
             self.discard()
 
@@ -190,7 +206,7 @@ class MessageIndexWriter:
             self._spill.flush()
         return IndexToWrite(self.folder, self._spill.name if self._spill is not None else None,
                             tuple((bucket, tuple(chunks)) for bucket, chunks in sorted(self._chunks.items())),
-                            self._page_list())
+                            key_chars(self._words_chars), self._page_list())
 
     def discard(self) -> None:
         """Let go of the words: the index is written, or not to be."""
@@ -247,6 +263,7 @@ class IndexToWrite(NamedTuple):
     folder: str
     spill: str | None  # the path of its spilled words; None if it has no words
     chunks: tuple[tuple[int, tuple[_Chunk, ...]], ...]  # by bucket
+    key_chars: int  # of a word, naming its shard
     pages: list[list[int | str]]
 
 
@@ -254,30 +271,35 @@ def write_handed_over(index: IndexToWrite) -> None:
     """Write `index`, in whichever process: its shards, then the list of pages and shards."""
     with contextlib.ExitStack() as files:
         spill = files.enter_context(open(index.spill, "rb")) if index.spill is not None else None
-        write_index(index.folder, (_bucket_text(spill, chunks) for _, chunks in index.chunks), index.pages)
+        write_index(index.folder, (_bucket_text(spill, chunks) for _, chunks in index.chunks), index.key_chars,
+                    index.pages)
 
 
-def write_index(folder: str, buckets: Iterable[str], pages: list[list[int | str]]) -> None:
-    """Each shard put together from its words' lines, a bucket's at a time, and the list
-    of pages and shards."""
+def write_index(folder: str, buckets: Iterable[str], key_chars: int, pages: list[list[int | str]]) -> None:
+    """Each shard, named by a word's first `key_chars` characters, put together from its
+    words' lines, a bucket's at a time, and the list of pages and shards."""
     os.makedirs(folder, exist_ok=True)
     shards = []
     for lines in buckets:
-        for shard, postings in _shards(lines).items():
+        for shard, postings in _shards(lines, key_chars).items():
             _write_shard(folder, f"{shard}.js", postings)
             shards.append(shard)
-    _write_data(folder, INDEX_FILE, {"pages": pages, "shards": sorted(shards)})
+    _write_data(folder, INDEX_FILE, {"pages": pages, "key": key_chars, "shards": sorted(shards)})
 
 
-_BUCKETS = 64  # each a small part of the words: a shard is put together a bucket at a time
+# A bucket holds the words of a few first characters, whichever the shards' key: each a
+# small part of the words, as a shard is put together a bucket at a time.
+_BUCKETS = 64
 
 
 @functools.lru_cache(maxsize=65536)
-def _shard_of(start: str) -> tuple[str, int]:
-    """The shard of the words that start with `start` (their first characters), and its
-    spill file's bucket: asked for each word of each message, so kept."""
-    shard = shard_name(start)
-    return shard, zlib.crc32(shard.encode()) % _BUCKETS
+def _bucket_of(first: str) -> int:
+    """The bucket of the words that start with `first`: asked for each word of each
+    message, so kept."""
+    return zlib.crc32(shard_name(first).encode()) % _BUCKETS
+
+
+_shard_of = functools.lru_cache(maxsize=65536)(shard_name)  # asked for each word as a shard is put together
 
 
 # A page's part of a word's numbers: its first and last number, and the differences
@@ -285,12 +307,12 @@ def _shard_of(start: str) -> tuple[str, int]:
 _Piece = tuple[int, int, str]
 
 
-def _shards(lines: str) -> dict[str, dict[str, list[_Piece]]]:
+def _shards(lines: str, key_chars: int) -> dict[str, dict[str, list[_Piece]]]:
     """The shards of a bucket's words' lines: for each, its words and the pieces of their numbers."""
     shards: dict[str, dict[str, list[_Piece]]] = defaultdict(lambda: defaultdict(list))
     for line in lines.splitlines():
         word, first, last, rest = line.split("\t")
-        shards[_shard_of(word[:SHARD_KEY_CHARS])[0]][word].append((int(first), int(last), rest))
+        shards[_shard_of(word[:key_chars], key_chars)][word].append((int(first), int(last), rest))
     return shards
 
 

@@ -49,6 +49,17 @@ def whole_host(whole_session) -> Iterator[StaticHost]:
         yield server
 
 
+@pytest.fixture(scope="module")
+def two_character_keys(output_dir, whole_session_project, tmp_path_factory) -> Path:
+    """The same site, its index's shards named by two characters, as a large index's are:
+    a module loaded as the build's Python starts sets the threshold of a small index to 0."""
+    startup = tmp_path_factory.mktemp("startup")
+    (startup / "sitecustomize.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(whole_session_project / 'hooks')!r})\n"
+        "from msgref import message_index\nmessage_index.SMALL_INDEX_CHARS = 0\n", encoding="utf-8")
+    return build_site(output_dir / "search-site-two-characters", whole_session_project, PYTHONPATH=str(startup))
+
+
 def searched(page: Page, query: str) -> list[tuple[str, str]]:
     """(link, title) of each result listed for `query`, once the search has answered."""
     field = page.locator("#transcript-search")
@@ -78,6 +89,21 @@ def test_every_result_is_the_index_answer_and_lands_on_its_message(browser, whol
         heading = page.locator(f"#{anchor}")
         assert heading.count() == 1 and heading.evaluate("h => h.tagName") == "H2", href
     context.close()
+    assert not problems.all(), problems.all()
+
+
+def test_shards_named_by_two_characters_are_found_as_well(browser, whole_session, two_character_keys):
+    one, two = BuiltIndex(whole_session), BuiltIndex(two_character_keys)
+    assert one.index["key"] == 1 and two.index["key"] == 2 and len(two.index["shards"]) > len(one.index["shards"])
+    with StaticHost(two_character_keys) as server:
+        context, page, problems = new_page(browser, DESKTOP, origin=server.url)
+        page.goto(server.url + "transcript/")
+        wait_for_material(page)
+        for query in ["the", "th", "a", "the an"]:
+            expected = two.search(query)
+            assert expected == one.search(query) and expected, query
+            assert [title for _, title in searched(page, query)] == [two.messages()[n][1] for n in expected[:50]]
+        context.close()
     assert not problems.all(), problems.all()
 
 
