@@ -269,22 +269,39 @@ class IndexToWrite(NamedTuple):
 
 def write_handed_over(index: IndexToWrite) -> None:
     """Write `index`, in whichever process: its shards, then the list of pages and shards."""
+    write_shard_list(index, write_shards(index, 0, 1))
+
+
+def write_shards(index: IndexToWrite, part: int, parts: int) -> list[str]:
+    """Write the shards of part `part` of `parts` of `index`'s buckets, in whichever
+    process (two may write two parts at once), and give their names. Once every part is
+    written, `write_shard_list` ends the index."""
     with contextlib.ExitStack() as files:
         spill = files.enter_context(open(index.spill, "rb")) if index.spill is not None else None
-        write_index(index.folder, (_bucket_text(spill, chunks) for _, chunks in index.chunks), index.key_chars,
-                    index.pages)
+        return _write_shards(index.folder, (_bucket_text(spill, chunks) for _, chunks in index.chunks[part::parts]),
+                             index.key_chars)
+
+
+def write_shard_list(index: IndexToWrite, shards: Iterable[str]) -> None:
+    """The list of `index`'s pages and `shards`, which ends it."""
+    _write_data(index.folder, INDEX_FILE, {"pages": index.pages, "key": index.key_chars, "shards": sorted(shards)})
 
 
 def write_index(folder: str, buckets: Iterable[str], key_chars: int, pages: list[list[int | str]]) -> None:
     """Each shard, named by a word's first `key_chars` characters, put together from its
     words' lines, a bucket's at a time, and the list of pages and shards."""
+    shards = _write_shards(folder, buckets, key_chars)
+    _write_data(folder, INDEX_FILE, {"pages": pages, "key": key_chars, "shards": sorted(shards)})
+
+
+def _write_shards(folder: str, buckets: Iterable[str], key_chars: int) -> list[str]:
     os.makedirs(folder, exist_ok=True)
     shards = []
     for lines in buckets:
         for shard, postings in _shards(lines, key_chars).items():
             _write_shard(folder, f"{shard}.js", postings)
             shards.append(shard)
-    _write_data(folder, INDEX_FILE, {"pages": pages, "key": key_chars, "shards": sorted(shards)})
+    return shards
 
 
 # A bucket holds the words of a few first characters, whichever the shards' key: each a

@@ -266,9 +266,9 @@ class _Worker:
         return made
 
     def claim(self, index: int) -> bool:
-        """Whether the build claims `index` before the worker begins it (see `_claimed`)."""
+        """Whether the build claims `index` before the worker begins it (see `claimed`)."""
         try:
-            return _claimed(self.folder, index)
+            return claimed(self.folder, str(index))
         except OSError:  # the folder is gone: what the worker made for it is asked for, and made here
             return False
 
@@ -352,18 +352,19 @@ def _start_worker(make: Callable[[int], Any], folder: str, held: set[int]) -> No
 
 
 def _make_in_worker(index: int) -> None:
-    if not _claimed(_InWorker.folder, index):  # the build makes it
+    if not claimed(_InWorker.folder, str(index)):  # the build makes it
         return
     made = _InWorker.make(index)
     with open(os.path.join(_InWorker.folder, str(index)), "wb") as file:
         pickle.dump(made, file, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _claimed(folder: str, index: int) -> bool:
-    """Whether this process claims `index` first: the build and the worker each try to make
-    the same file, and only one can (an atomic step of the file system, no lock to hold)."""
+def claimed(folder: str, name: str) -> bool:
+    """Whether this process claims `name` first, the build or the worker, in the worker's
+    folder: each tries to make the same file, and only one can (an atomic step of the file
+    system, no lock to hold)."""
     try:
-        os.close(os.open(os.path.join(folder, f"claim-{index}"), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        os.close(os.open(os.path.join(folder, f"claim-{name}"), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except FileExistsError:
         return False
     return True
