@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import html
 import posixpath
 import time
 import xml.etree.ElementTree as etree
@@ -77,23 +78,17 @@ def tool_call_html(name: str, tool_input: object) -> str:
         if rest:
             pretty = indented_json(rest)
             shown.append(_folded_text(pretty, f"Other input ({len(rest)} field{'s' if len(rest) > 1 else ''})"))
-    label = etree.Element("p", {"class": "msg-tool__name"})
-    label.text = displayable(name)
-    parts = (part if isinstance(part, str) else to_html(part) for part in [label, *shown])
-    return f'<div class="msg-tool">{"".join(parts)}</div>'
+    parts = (part if isinstance(part, str) else to_html(part) for part in shown)
+    return f'<div class="msg-tool">{_paragraph("msg-tool__name", displayable(name))}{"".join(parts)}</div>'
 
 
 def tool_output_html(text: str, label: str) -> str:
     """A tool's output, as preformatted text under `label`: folded, with its size, when long."""
     if not text.strip():
-        empty = etree.Element("p", {"class": "msg-output msg-output--empty"})
-        empty.text = f"{label}: empty"
-        return to_html(empty)
+        return _paragraph("msg-output msg-output--empty", f"{label}: empty")
     if _is_long(text):
-        return to_html(_folded_text(text, f"{label} ({_size(text)})"))
-    caption = etree.Element("p", {"class": "msg-output__label"})
-    caption.text = label
-    return to_html(caption) + to_html(_pre(text))
+        return _folded_text(text, f"{label} ({_size(text)})")
+    return _paragraph("msg-output__label", label) + _pre(text)
 
 
 def _command(key: str) -> Callable[[object], list[etree.Element | str] | None]:
@@ -223,11 +218,11 @@ def _path(path: str) -> etree.Element:
     return line
 
 
-def _diff(pairs: Sequence[tuple[str, str]]) -> list[etree.Element]:
+def _diff(pairs: Sequence[tuple[str, str]]) -> list[etree.Element | str]:
     """The changes from each old text to its new one, as a unified diff of their lines;
     a change of more than DIFFED_LINES lines as its two texts, folded, after the diff."""
     lines: list[str] = []
-    whole: list[etree.Element] = []
+    whole: list[etree.Element | str] = []
     for old, new in pairs:
         old_lines, new_lines = old.splitlines(), new.splitlines()
         if len(old_lines) + len(new_lines) > DIFFED_LINES:
@@ -279,21 +274,24 @@ def _highlighted(text: str, path: str) -> str:
     lexer = lexer_for(path=path) if len(shown) <= HIGHLIGHTED_CHARS else None
     tokens = tokens_in_time(lexer, shown, time.monotonic() + HIGHLIGHT_SECONDS) if lexer is not None else None
     if tokens is None:
-        return to_html(_pre(shown))
+        return _pre(shown)
     return str(format_tokens(tokens, _FORMATTER))  # in a <div class="highlight">, as the site's own code
 
 
-def _pre(text: str, css: str = "msg-output") -> etree.Element:
-    pre = etree.Element("pre", {"class": css})
-    etree.SubElement(pre, "code").text = displayable(text)
-    return pre
+# The commonest elements of a tool's view, written as `snippets.to_html` writes them, but
+# without building them first: a whole session holds tens of thousands of them. Their
+# classes are the module's own.
+
+def _paragraph(css: str, text: str) -> str:
+    return f'<p class="{css}">{html.escape(text, quote=False)}</p>'
 
 
-def _folded_text(text: str, label: str) -> etree.Element:
-    fold = etree.Element("details", {"class": "msg-fold"})
-    etree.SubElement(fold, "summary").text = label
-    fold.append(_pre(text))
-    return fold
+def _pre(text: str, css: str = "msg-output") -> str:
+    return f'<pre class="{css}"><code>{html.escape(displayable(text), quote=False)}</code></pre>'
+
+
+def _folded_text(text: str, label: str) -> str:
+    return f'<details class="msg-fold"><summary>{html.escape(label, quote=False)}</summary>{_pre(text)}</details>'
 
 
 def _is_long(text: str) -> bool:
