@@ -151,7 +151,7 @@ class MessageIndexWriter:
     once every page is added, `handed_over` gives what `write_handed_over` needs to finish
     it in another process.
 
-    The words are held by bucket, the shards whose names hash to it, until they reach
+    The words are held by bucket (the words of a few first characters) until they reach
     HELD_CHARS; then each bucket's go to the end of one temporary file as a chunk of it.
     That file is anonymous, or named in the folder given to `spill_into`, for another
     process to read. Either way a build stopped by a signal leaves nothing of it behind
