@@ -160,9 +160,9 @@ def test_the_index_s_parts_written_by_either_side_make_the_whole_index(tmp_path:
 
     def handed_over(site: str) -> IndexToWrite:
         writer = MessageIndexWriter(str(tmp_path / site / "search"))
-        writer.spill_into(str(tmp_path))
         for index in range(3):
             writer.add_page(index, f"../page-{index}/", page_index(records[index * 100 : index * 100 + 100]))
+        writer.spill_into(str(tmp_path / site))  # the file of each index its own
         return writer.handed_over()
 
     def files(site: str) -> dict[str, bytes]:
