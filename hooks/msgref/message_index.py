@@ -284,13 +284,16 @@ def write_shards(index: IndexToWrite, part: int, parts: int) -> list[str]:
 
 def write_shard_list(index: IndexToWrite, shards: Iterable[str]) -> None:
     """The list of `index`'s pages and `shards`, which ends it."""
-    _write_data(index.folder, INDEX_FILE, {"pages": index.pages, "key": index.key_chars, "shards": sorted(shards)})
+    _write_list(index.folder, index.pages, index.key_chars, shards)
 
 
 def write_index(folder: str, buckets: Iterable[str], key_chars: int, pages: list[list[int | str]]) -> None:
     """Each shard, named by a word's first `key_chars` characters, put together from its
     words' lines, a bucket's at a time, and the list of pages and shards."""
-    shards = _write_shards(folder, buckets, key_chars)
+    _write_list(folder, pages, key_chars, _write_shards(folder, buckets, key_chars))
+
+
+def _write_list(folder: str, pages: list[list[int | str]], key_chars: int, shards: Iterable[str]) -> None:
     _write_data(folder, INDEX_FILE, {"pages": pages, "key": key_chars, "shards": sorted(shards)})
 
 
