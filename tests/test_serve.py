@@ -6,7 +6,7 @@ import urllib.request
 
 import pytest
 
-from perf.dev_server import Server
+from perf.dev_server import ENV, Server
 
 
 @pytest.fixture
@@ -38,6 +38,19 @@ def test_serve_rebuilds_when_the_transcript_changes(project, server):
     server.wait_for("Parsed transcript docs/transcript.jsonl: 7 messages")
     server.wait_for("Reloading browsers")
     assert "an edited gist link" in served(server, "transcript/")
+
+
+def test_a_stopped_server_leaves_no_temporary_site(project, tmp_path):
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+    server = Server(project, env={**ENV, "TMPDIR": str(temporary)})
+    try:
+        server.wait_for("Serving on")
+        assert len(list(temporary.glob("mkdocs_*"))) == 1  # the site it serves
+    finally:
+        server.stop()
+    assert server.process.returncode == 0
+    assert list(temporary.glob("mkdocs_*")) == []
 
 
 def test_serve_watches_a_transcript_outside_the_docs_folder(project):

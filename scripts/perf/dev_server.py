@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -27,13 +28,14 @@ def free_port() -> int:
 
 
 class Server:
-    """`mkdocs serve` of the project in `project`, started at once; `stop` ends it."""
+    """`mkdocs serve` of the project in `project`, started at once, with the environment
+    `env` (by default ENV); `stop` ends it."""
 
-    def __init__(self, project: Path):
+    def __init__(self, project: Path, env: dict[str, str] | None = None):
         self.port = free_port()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "mkdocs", "serve", "--verbose", "-a", f"127.0.0.1:{self.port}"],
-            cwd=project, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            cwd=project, env=env or ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
         log = self.process.stderr
         assert log is not None  # stderr=PIPE
@@ -69,7 +71,9 @@ class Server:
         return lines
 
     def stop(self) -> None:
-        self.process.terminate()
+        """End the server as a person does, with Ctrl-C: MkDocs then removes the temporary
+        folder it built the site in, which it leaves behind when terminated."""
+        self.process.send_signal(signal.SIGINT)
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
