@@ -95,6 +95,15 @@ def test_any_other_input_is_shown_whole_and_folded(name, tool_input):
     assert page.find("b") is None
 
 
+@pytest.mark.parametrize("number, written", [
+    (2**70, "1180591620717411303424"), (float("nan"), "NaN"), (float("inf"), "Infinity"), (0.25, "0.25"),
+])
+def test_a_number_in_an_input_is_shown_as_the_transcript_holds_it(number, written):
+    # The standard library reads NaN and Infinity, and integers of any size, from a transcript.
+    shown = selected(call("Unknown", {"value": number}), "details.msg-fold pre").text
+    assert shown == '{\n  "value": ' + written + "\n}"
+
+
 def test_an_output_is_text_folded_with_its_size_when_long():
     short = BeautifulSoup(tool_output_html("total 0\n<none>", "Output of Bash"), "html.parser")
     assert selected(short, ".msg-output__label").text == "Output of Bash"

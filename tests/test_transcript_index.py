@@ -62,6 +62,16 @@ def test_json_that_only_the_standard_library_reads_is_still_read(tmp_path):
     assert list(loaded.numbers) == [1, big] and isinstance(tool_input, dict) and tool_input["lone"] == "\ud800"
 
 
+def test_numbers_in_a_tool_input_are_read_as_the_line_writes_them(tmp_path):
+    # The fast parser reads an integer past 64 bits as a float: such a line is read again.
+    numbers = {"big": 2**70, "negative": -(2**65), "half": 0.5, "nested": [{"id": 12345678901234567890123}]}
+    path = write(tmp_path / "t.jsonl", record(1, tool_input=numbers), record(2, tool_input={"count": 3}))
+    loaded = load_transcript(path)
+    read = message_in(loaded, 1).tool_input
+    assert read == numbers and isinstance(read, dict) and type(read["big"]) is int
+    assert message_in(loaded, 2).tool_input == {"count": 3}
+
+
 def test_a_message_number_past_64_bits_is_refused_by_line(tmp_path):
     path = write(tmp_path / "t.jsonl", record(1), record(2**63))
     with pytest.raises(TranscriptError, match=r"^t\.jsonl:2: field 'n' must be a message number from 1 to "

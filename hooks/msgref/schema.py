@@ -162,6 +162,17 @@ def nests_deeper(value: object, limit: int) -> bool:
     return False
 
 
+def holds_float(value: object) -> bool:
+    """Whether the JSON-like `value` holds a number that is not an integer, at any depth."""
+    if type(value) is float:
+        return True
+    if type(value) is dict:
+        return any(map(holds_float, value.values()))
+    if type(value) is list:
+        return any(map(holds_float, value))
+    return False
+
+
 def message_from_record(record: dict[str, Any], line: int) -> Message:
     """A message from a record that `record_problem` found nothing wrong with."""
     if "described_with" not in record and "images" not in record:  # the common case: its fields as they are

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import orjson
 
-from .schema import Message
+from .schema import Message, holds_float
 
 SNIPPET_CHARS = 280
 EMPTY_LABEL = "Empty message: no content"
@@ -186,10 +186,12 @@ def snippet(message: Message, href: str, full: bool = False,
 
 def indented_json(value: object) -> str:
     """`value` as JSON indented by two spaces, as the standard library writes it."""
-    try:  # several times faster; it refuses what JSON cannot hold alike, such as integers past 64 bits
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:
-        return json.dumps(value, indent=2, ensure_ascii=False)
+    if not holds_float(value):  # orjson writes NaN and Infinity, which a transcript may hold, as null
+        try:  # several times faster; it refuses integers past 64 bits
+            return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+        except TypeError:
+            pass
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def _numbers_phrase(numbers: Iterable[int]) -> str:

@@ -16,7 +16,7 @@ from typing import Any, BinaryIO, cast
 
 import orjson  # reads JSON several times faster than the standard library
 
-from .schema import MAX_NESTING, Message, message_from_record, record_problem, shown_key
+from .schema import MAX_NESTING, Message, holds_float, message_from_record, record_problem, shown_key
 from .seal import SealCheck
 
 
@@ -222,8 +222,10 @@ def checked_record(raw: bytes, path: str, line_number: int) -> dict[str, Any] | 
         pass
     else:
         # A line holds no key twice if it has just the quotes of what the parser returned
-        # (see _quotes); the few lines too long to check are left to the parser.
-        if record_problem(fast) is None:
+        # (see _quotes); the few lines too long to check are left to the parser. A tool's
+        # input with a number that is not an integer is read again: the fast parser reads
+        # an integer past 64 bits as a float, and shows it otherwise than the line.
+        if record_problem(fast) is None and not holds_float(cast(dict[str, Any], fast).get("tool_input")):
             record = cast(dict[str, Any], fast)  # an object with the fields of a message, checked
             if len(raw) > _KEYS_CHECKED_BYTES:
                 return record
