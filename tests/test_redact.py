@@ -90,11 +90,15 @@ def more_planted_secrets() -> dict[str, tuple[str, str]]:
 
 
 def newest_planted_secrets() -> dict[str, tuple[str, str]]:
-    """The kinds added with the fourth version of the rules, as more_planted_secrets
-    gives them (kept apart for the same reason)."""
+    """The kinds added since, as more_planted_secrets gives them (kept apart for the
+    same reason)."""
     webhook = "T0FAKE" + "0001/B0FAKE" + "0002/" + "fakeHook" + "w" * 16
+    netrc = "n3trc-Pass&word"
+    cookie = "session=" + "c0ffee" * 4
     return {
         "slack-webhook": (f"curl -X POST -d @msg.json https://hooks.slack.com/services/{webhook}", webhook),
+        "netrc-password": (f"$ cat ~/.netrc\nmachine api.example.org\n  login deploy\n  password {netrc}\n", netrc),
+        "cookie": (f"> GET / HTTP/1.1\n> Cookie: {cookie}\n", cookie),
     }
 
 
@@ -742,3 +746,159 @@ def test_a_megabyte_of_near_misses_is_searched_quickly(name):
     started = time.process_time()
     Redactor().redact_text(text)
     assert time.process_time() - started < 2.0
+
+
+# --- Secrets wherever they start, and whole ------------------------------------------
+
+def _fake(prefix: str, body: str = "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5") -> str:
+    return prefix + body
+
+
+TOKENS_BY_SHAPE = {
+    "github-token": _fake("gh" + "p_"),
+    "github-pat": _fake("github_" + "pat_11ABCDEFG0", "a" * 50),
+    "anthropic-key": _fake("sk-" + "ant-api03-", "aB3dE5gH7jK9" * 4),
+    "openai-key": _fake("sk-" + "proj-", "aB3dE5gH7jK9" * 4),
+    "openai-bare": _fake("sk-", "aB3dE5gH7jK9" * 4),
+    "huggingface-token": _fake("h" + "f_"),
+    "aws-access-key": "AKIA" + "QWERTYUIOP234567",
+    "slack-token": "xox" + "b-1234567890-" + "abcdefghij" * 2,
+    "google-api-key": _fake("AI" + "za"),
+    "stripe-key": _fake("sk_" + "live_", "aB3dE5gH7jK9" * 2),
+    "stripe-webhook-secret": _fake("wh" + "sec_"),
+    "npm-token": _fake("np" + "m_", "aB3dE5gH7jK9" * 3),
+    "jwt": _jwt(),
+}
+# What real logs put right before a token: a word's letter or digit, `_`, JSON's escapes
+# (a tool's output holding JSON text), a URL's percent-encoding, an MCP tool's name.
+BEFORE_A_TOKEN = ["x", "Z", "9", "_", "\\n", "\\t", "\\r\\n", "\\\\n", "\\u0022", "%0A", "%22", "mcp__", "mcp__srv__"]
+
+
+@pytest.mark.parametrize("before", BEFORE_A_TOKEN)
+@pytest.mark.parametrize("shape", list(TOKENS_BY_SHAPE))
+def test_a_token_is_redacted_whatever_stands_before_it(shape, before):
+    token = TOKENS_BY_SHAPE[shape]
+    redacted, kinds = Redactor().redact_text(f'{{"out": "done{before}{token}\\nnext"}}')
+    assert token[4:] not in redacted and len(kinds) == 1, redacted
+
+
+@pytest.mark.parametrize("word", ["task-" + "abcdefghijklmnopqrstuvwxyz", "disk-" + "0123456789abcdefghijk",
+                                  "ask-" + "ABCDEFGHIJKLMNOPQRSTUVW", "risk-" + "assessment_for_the_quarter_2026"])
+def test_a_word_ending_in_sk_before_a_run_of_one_kind_is_no_key(word):
+    assert Redactor().redact_text(f"see {word} for details") == (f"see {word} for details", [])
+
+
+PASSWORD = "abc" + "{}" + "Wm3Tr0ubK9"
+
+
+@pytest.mark.parametrize("inside", ["&", ";", ",", ")", "}", "<", ">", "(", "[", "]", "#", "!", "|"])
+@pytest.mark.parametrize("form", [
+    "DB_HOST=db\nDB_PASSWORD={}\nDB_PORT=5432\n",  # an env file
+    "[database]\nhost = db\npassword = {}\n",  # INI
+    "protocol=https\nhost=github.com\nusername=me\npassword={}\n",  # git credential fill
+    "psql 'host=db port=5432 password={} dbname=app'",  # libpq
+    "export API_TOKEN={}",
+])
+def test_a_password_is_taken_up_to_its_real_end(form, inside):
+    password = PASSWORD.format(inside)
+    redacted, kinds = Redactor().redact_text(form.format(password))
+    assert "Wm3Tr0ubK9" not in redacted and f"abc{inside}" not in redacted and kinds, redacted
+
+
+@pytest.mark.parametrize("line", ["password = correct horse battery", "password = Tr0ub4dor 3 # rotated"])
+def test_an_ini_password_with_spaces_is_taken_whole(line):
+    redacted, _ = Redactor().redact_text(f"[smtp]\nuser = me\n{line}\n")
+    assert redacted == "[smtp]\nuser = me\npassword = [REDACTED: secret-assignment]" + (
+        " # rotated\n" if "#" in line else "\n")
+
+
+@pytest.mark.parametrize("code", [
+    "password = getpass.getpass('Password: ')", "password = request.form['password']",
+    "token = hashlib.sha256(seed).hexdigest()", "f(password=get_password(), user=u)",
+    "password = user_password if remember else None", "API_KEY = os.environ[\"API_KEY\"]",
+])
+def test_code_assigning_a_password_is_left_alone(code):
+    assert Redactor().redact_text(f"{code}\nother = 1\n") == (f"{code}\nother = 1\n", [])
+
+
+@pytest.mark.parametrize("code, kept", [("f(password=Tr0ub4dor3)", ")"), ("{password=Tr0ub4dor3}", "}"),
+                                        ("g(token=Tr0ub4dor3, x)", ", x)")])
+def test_a_value_in_code_ends_before_what_closes_the_call(code, kept):
+    redacted, _ = Redactor().redact_text(code)
+    assert "Tr0ub4dor3" not in redacted and redacted.endswith("[REDACTED: secret-assignment]" + kept)
+
+
+@pytest.mark.parametrize("url, kept", [
+    ("postgres://me:abc#Wm3Tr0ubK9@db/app", "postgres://me:[REDACTED: url-password]@db/app"),
+    ("postgres://me:abc/Wm3Tr0ubK9@db/app", "postgres://me:[REDACTED: url-password]@db/app"),
+    ("https://host.example:8080/@someone", "https://host.example:8080/@someone"),
+    ("https://api.example.org/v1?user=me&token=Wm3Tr0ubK9&page=2", "https://api.example.org/v1?user=me&token="
+     "[REDACTED: secret-assignment]&page=2"),
+])
+def test_a_url_s_password_runs_to_its_at_sign(url, kept):
+    assert Redactor().redact_text(url)[0] == kept
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("machine api.example.org login me password Wm3Tr0ubK9", "machine api.example.org login me password "
+     "[REDACTED: netrc-password]"),
+    ("default login anonymous password Wm3Tr0ubK9\n", "default login anonymous password [REDACTED: netrc-password]\n"),
+    ("Cookie: sid=Wm3Tr0ubK9; theme=dark\n", "Cookie: [REDACTED: cookie]\n"),
+    ('{"headers": {"set-cookie": "sid=Wm3Tr0ubK9; Path=/; HttpOnly"}}', '{"headers": {"set-cookie": '
+     '"[REDACTED: cookie]"}}'),
+    ("curl --cookie 'sid=Wm3Tr0ubK9' https://example.org", "curl --cookie '[REDACTED: cookie]' https://example.org"),
+    ("<password><![CDATA[Wm3Tr0ubK9]]></password>", "<password><![CDATA[[REDACTED: secret-field]]]></password>"),
+    ("db:\n  password: &db_pw Wm3Tr0ubK9\n", "db:\n  password: &db_pw [REDACTED: secret-field]\n"),
+    ('db:\n  "password": Wm3Tr0ubK9\n', 'db:\n  "password": [REDACTED: secret-field]\n'),
+    ("db:\n  'password': !!str Wm3Tr0ubK9\n", "db:\n  'password': !!str [REDACTED: secret-field]\n"),
+])
+def test_netrc_cookies_cdata_and_yaml_s_anchors_and_quoted_keys(text, kept):
+    assert Redactor().redact_text(text)[0] == kept
+
+
+@pytest.mark.parametrize("text", [
+    "the password is set in the admin panel", "Set the Cookie: header yourself", "machine learning password policy",
+    'const o = {\n  "password": userPassword,\n}',
+])
+def test_prose_about_netrc_and_cookies_is_left_alone(text):
+    assert Redactor().redact_text(text) == (text, [])
+
+
+def test_a_private_key_read_in_two_parts_is_redacted_in_both():
+    key = _private_key()
+    first, second = key[: len(key) // 2], key[len(key) // 2 :]
+    for part in (first, second, second.replace("\n", "\\n")):
+        redacted, kinds = Redactor().redact_text(f"cat-file output:\n{part}\ndone")
+        assert kinds == ["private-key"] and "MIIEfake" not in redacted and "AAAAAAAAAAAAAAAA" not in redacted, redacted
+    assert Redactor().redact_text("-----END RSA " + "PRIVATE KEY-----") == ("-----END RSA " + "PRIVATE KEY-----", [])
+
+
+@pytest.mark.parametrize("disguise", [
+    lambda token: "".join(chr(ord(c) + 0xFEE0) for c in token),  # full-width
+    lambda token: token[:10] + "\u200b" + token[10:],  # a zero-width space inside
+    lambda token: "\u2060".join(token),  # a word joiner between every two
+    lambda token: token[:8] + "\u00ad" + token[8:20] + "\ufeff" + token[20:],
+])
+def test_a_token_in_look_alike_or_invisible_characters_is_redacted(disguise):
+    token = TOKENS_BY_SHAPE["github-token"]
+    text = f"pasted: {disguise(token)} (from the settings page)"
+    redacted, kinds = Redactor().redact_text(text)
+    assert redacted == "pasted: [REDACTED: github-token] (from the settings page)" and kinds == ["github-token"]
+    assert Redactor().may_hold_secret(text)
+    assert Redactor().redact_text(redacted) == (redacted, [])
+
+
+def test_a_service_token_none_of_the_own_patterns_knows_is_redacted_by_the_maintained_rules():
+    """Betterleaks' rules, the second opinion: a GitLab token, which no pattern here has."""
+    token = "glpat-" + "aB3dE5gH7jK9mN1pQ3sT"
+    redacted, kinds = Redactor().redact_text(f"git clone https://oauth2:{token}@gitlab.example.org/x.git\n"
+                                             f"GITLAB={token}")
+    assert token not in redacted and kinds and all(kind for kind in kinds)
+    assert Redactor().redact_text(redacted) == (redacted, [])
+
+
+def test_a_tool_name_holding_a_token_is_redacted():
+    fields: dict[str, object] = {"text": "", "thinking": None, "tool_input": {},
+                                 "tool_name": "mcp__" + TOKENS_BY_SHAPE["github-token"]}
+    redacted, found = Redactor().redact_fields(fields)
+    assert redacted["tool_name"] == "mcp__[REDACTED: github-token]" and found["tool_name"] == ["github-token"]

@@ -66,11 +66,20 @@ def test_the_fingerprint_is_the_same_for_the_same_rules_and_changes_with_any_rul
     assert len({base.fingerprint, *(other.fingerprint for other in others)}) == len(others) + 1
 
 
-def test_the_fingerprint_covers_the_format_version(monkeypatch):
-    from msgref import redact
+def test_the_fingerprint_is_derived_from_the_code_of_the_rules(monkeypatch, tmp_path):
+    """A change to any file of the redaction's code, or to the second opinion's rules,
+    changes the fingerprint: no version number has to be raised by hand."""
+    from msgref import redact, second_opinion
 
+    assert set(redact.RULES_CODE) >= {Path(redact.__file__), Path(second_opinion.__file__), second_opinion.CONFIG}
     before = Redactor().fingerprint
-    monkeypatch.setattr(redact, "RULES_VERSION", redact.RULES_VERSION + 1)
+    for n, path in enumerate(redact.RULES_CODE):
+        changed = tmp_path / f"{n}-{path.name}"
+        changed.write_bytes(path.read_bytes() + b"\n# one more line\n")
+        monkeypatch.setattr(redact, "RULES_CODE", tuple(changed if p == path else p for p in redact.RULES_CODE))
+        assert Redactor().fingerprint != before, path
+        monkeypatch.undo()
+    monkeypatch.setattr(second_opinion, "IDENTITY", "betterleaks 0.0.1")
     assert Redactor().fingerprint != before
 
 

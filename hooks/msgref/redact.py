@@ -25,22 +25,27 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
+from . import disguise, second_opinion
 from .schema import LOG_TEXT_FIELDS, MAX_NESTING, Message, MessageSource
 from .transcript import IndexedTranscript, MessageFlags
 
 MARKER = "[REDACTED: {kind}]"
-# Part of every redactor's fingerprint: raise it whenever a change to the code below
-# (not to a pattern or the allow list, which the fingerprint covers) changes what is
-# redacted, so that transcripts sealed by an older importer are redacted again. An
-# `accept` function below is named, not read, by the fingerprint: a change to one
-# raises it too.
-RULES_VERSION = 4
+# The code that decides what is redacted, part of every redactor's fingerprint: any
+# change to it, a pattern's or a function's, gives transcripts sealed under the old code
+# a seal the build does not trust, and they are redacted again.
+RULES_CODE = (Path(__file__), Path(disguise.__file__), Path(second_opinion.__file__), second_opinion.CONFIG)
 
-# Characters that may stand right before a key's prefix; a letter, digit, `_` or `-`
-# there means the prefix is part of a longer word ("task-", "disk-").
-_START = r"(?<![A-Za-z0-9_-])"
+# The end of an escape (`\n`, `\u0022`, `%0A`) or a `__` (`mcp__…`): JSON text, URLs and
+# tool names put one right before a secret or its name, and its last character is a
+# letter or digit that does not make the secret part of a longer word.
+_ESCAPE_END = r"(?<=\\[nrtbf])|(?<=\\u[0-9A-Fa-f]{4})|(?<=%[0-9A-Fa-f]{2})|(?<=__)"
+# Where a word that is a secret's prefix or name may start: after anything but a letter,
+# digit, `_` or `-` (else the prefix is part of a longer word: "task-", "disk-"), or
+# after an escape. Prefixes that no word holds (`ghp_`, `sk-ant-`) need no start at all.
+_START = rf"(?:(?<![A-Za-z0-9_-])|{_ESCAPE_END})"
 _NOT_MARKER = r"(?!\[REDACTED)"
 _A_MARKER = r"\[REDACTED: [a-z0-9-]+\]"
 # Not a value but a stand-in for one: a variable, a template, an ellipsis, a mask, the
@@ -69,6 +74,10 @@ class Pattern:
     # The match is base64: it is redacted, as `<kind>-base64`, only if the text it
     # decodes to holds a secret of some kind.
     encoded: bool = False
+    # The secret's span, read from the match and its group's span where a regular
+    # expression cannot say it well: a key's body before its END line (a search cannot
+    # look back over a span of any length), a password up to its real end. None: no secret.
+    widen: Callable[[re.Match[str], int, int], tuple[int, int] | None] | None = None
 
     # Compiling every pattern takes a build tens of milliseconds, and a build of a sealed
     # transcript, or of texts that hold no pattern's hints, tries none of them.
@@ -86,8 +95,9 @@ _compiled = functools.cache(re.compile)  # re's own cache holds fewer patterns t
 
 def _pattern(kind: str, regex: str, group: int | str = 0, hints: Iterable[str] = (), hints_lower: bool = False,
              hint_regex: str | None = None, accept: Callable[[re.Match[str]], bool] | None = None,
-             encoded: bool = False) -> Pattern:
-    return Pattern(kind, regex, group, tuple(hints), hints_lower, hint_regex, accept, encoded)
+             encoded: bool = False,
+             widen: Callable[[re.Match[str], int, int], tuple[int, int] | None] | None = None) -> Pattern:
+    return Pattern(kind, regex, group, tuple(hints), hints_lower, hint_regex, accept, encoded, widen)
 
 
 def compile_flags(source: str) -> int:
@@ -249,7 +259,11 @@ def _secret_field(match: re.Match[str]) -> bool:
         value = match.group("escaped") or match.group("double") or match.group("single") or ""
         return secret_literal(value, name_kind)
     if close:
-        return False
+        if close not in "\"'" or not line_start.endswith(close):
+            return False
+        line_start = line_start[:-1]  # a quoted YAML key (`"password": …`) on a line of its own
+        if flow is not None:
+            return False
     if re.fullmatch(r"[ \t]*(?:-[ \t]+)?", line_start) is not None:
         # On a line of its own, a value before `}` is one (`password: abc}`); one before
         # `,` is code, a line of an object literal (`password: user_password,`).
@@ -275,7 +289,7 @@ def _xml_field(match: re.Match[str]) -> bool:
     groups = match.groupdict()
     name = groups.get("tag") or groups.get("attr_name") or ""
     name_kind = secret_name(name.rsplit(":", 1)[-1])
-    value = groups.get("element") or groups.get("attr_value") or ""
+    value = groups.get("cdata") or groups.get("element") or groups.get("attr_value") or ""
     return name_kind is not None and secret_literal(value, name_kind)
 
 
@@ -386,10 +400,108 @@ _BASE64_BYTES = bytes.maketrans(
 )
 _BASE64_RUN_BYTES = b"a" * 24
 # A run may follow an `=` (`value=…`): padding ends a blob, it does not come before one.
-_B64_START = "(?<![A-Za-z0-9+/_-])"
+# It may follow an escape (`\\nZ2hw…`), but not start inside one (`nZ2hw…`, `0AZ2hw…`).
+_B64_START = r"(?:(?<![A-Za-z0-9+/_%\\-])(?<!%[0-9A-Fa-f])|" + _ESCAPE_END + ")"
 _BASE64_RUN = re.compile(rf"{_B64_START}[A-Za-z0-9+/_-]{{24,}}={{0,2}}(?!{_B64_EDGE})")
 # A line of `base64` (76 characters) or PEM and openssl (64) output, the first of a blob.
 _WRAPPED = "|".join(f"(?<={_B64}{{{n}}})(?<!{_B64_EDGE}{_B64}{{{n}}})" for n in (64, 76))
+
+
+_NETRC_START = re.compile(r"(?<![\w-])(?:machine[ \t\r\n]+\S+|default)(?![\w-])")
+
+
+def _netrc_entry(match: re.Match[str]) -> bool:
+    """Whether a `password` and its value are part of a `.netrc` entry: a `machine HOST`
+    or `default` in the 300 characters before, and a `login` between it and the password."""
+    before = match.string[max(0, match.start() - 300) : match.start()]
+    starts = list(_NETRC_START.finditer(before))
+    return bool(starts) and re.search(r"(?<![\w-])login\s", before[starts[-1].end():]) is not None
+
+
+# A call or an index in code (`get_key()`, `os.environ["KEY"]`, `cfg.keys[0].value`): a
+# name, then brackets that close at the value's end, or open there (before a quote).
+_CALL_OR_INDEX = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[(\[](?:.*[)\]])?\Z", re.S)
+# What makes the rest of a line code rather than a value: an operator between spaces.
+_OPERATOR = re.compile(r"\s(?:if|else|or|and|not|in|is|[-+*/%?:|&<>=!]{1,3})\s")
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+# A line of assignments, or an INI section: what a line is among in an env or INI file.
+_ASSIGNMENT_LINE = re.compile(r"[ \t]*(?:export[ \t]+)?[A-Za-z_][\w.-]*[ \t]*=|[ \t]*\[[^\]\n]+\][ \t]*\Z")
+_LINE_BREAK = re.compile(r"\r?\n|\\r?\\n")
+
+
+def _assignment_value(match: re.Match[str], start: int, end: int) -> tuple[int, int] | None:
+    """The span of an assignment's value without quotes, found at `start`, or None if it
+    is code. In an env or INI file (the name starts its line, and the line has a
+    neighbour of its kind or `=` has spaces around it, as INI and `git config` write it),
+    the value runs to the line's end (`password = two words`, `DB_PASSWORD=a&b(c`), before
+    a ` #` comment; after `?` or `&` (a URL's query), to the next `&` or `#`; elsewhere to
+    the next space, less the `,`, `;` and closing brackets that end it in code
+    (`f(password=abc)`). A call or an index is code (`get_key()`, `os.environ[`)."""
+    text = match.string
+    if match.group("bare") is None:
+        return start, end
+    name_start = match.start()
+    while name_start > 0 and (text[name_start - 1].isalnum() or text[name_start - 1] in "_.-"):
+        name_start -= 1
+    escaped_break = text.rfind("\\n", 0, name_start)
+    line_start = max(text.rfind("\n", 0, name_start) + 1, escaped_break + 2 if escaped_break >= 0 else 0)
+    if name_start > 0 and text[name_start - 1] in "?&":
+        value = re.split(r"[&#]", text[start:end], maxsplit=1)[0]
+    elif (line_end := _in_a_file_of_settings(match, line_start, name_start)) is not None:
+        value = re.split(r"[ \t]#", text[start:line_end], maxsplit=1)[0].rstrip()
+        if _OPERATOR.search(f" {value} ") is not None:
+            return None  # `password = user_password if remember else None`
+        if _CALL_OR_INDEX.match(value) is None:
+            return start, start + len(value)
+        value = text[start:end]
+    else:
+        value = text[start:end]
+    value = _without_closers(value)
+    if not value or _CALL_OR_INDEX.match(value) is not None:
+        return None
+    return start, start + len(value)
+
+
+def _in_a_file_of_settings(match: re.Match[str], line_start: int, name_start: int) -> int | None:
+    """Where the line of an assignment ends, if it is a line of an env or INI file (see
+    _assignment_value), else None."""
+    text = match.string
+    if text[line_start:name_start].strip(" \t") not in ("", "export"):
+        return None
+    breaks = _LINE_BREAK.search(text, match.end())
+    line_end = breaks.start() if breaks else len(text)
+    equals = text[match.start() : match.start("bare")]
+    if re.search(r"[ \t]=[ \t]", equals) is not None:
+        return line_end
+    before = _LINE_BREAK.split(text[max(0, line_start - 300) : line_start])[-2:-1]
+    after = _LINE_BREAK.split(text[line_end : line_end + 300], maxsplit=2)[1:2] if breaks else []
+    if any(_ASSIGNMENT_LINE.match(line) for line in (*before, *after)):
+        return line_end
+    return None
+
+
+def _without_closers(value: str) -> str:
+    """`value` less the `,` and `;` and the brackets opened before it that end it."""
+    while value and (value[-1] in ",;" or (value[-1] in _CLOSERS and value.count(_CLOSERS[value[-1]]) <
+                                               value.count(value[-1]))):
+        value = value[:-1]
+    return value
+
+
+# The lines of a key's body before its END line, read backwards (see _key_body):
+# each a line break (real or escaped, reversed: `n\`) and up to 100 base64 characters,
+# not the `n` of the escaped break before it.
+_KEY_BODY_REVERSED = re.compile(r"(?:[ \t]*(?:\n\r?|n\\(?:r\\)?)[ \t]*(?:[A-Za-z0-9+/=](?!\\)){16,100}){1,200}")
+_KEY_BODY_REACH = 200 * 110
+
+
+def _key_body(match: re.Match[str], start: int, end: int) -> tuple[int, int] | None:
+    """A private key's END line, from `start` to `end`, and the body before it, when its
+    BEGIN line is not in the text (its first part was in another message, or cut off);
+    None if no base64 line stands right before the END line."""
+    before = match.string[max(0, start - _KEY_BODY_REACH) : start][::-1]
+    body = _KEY_BODY_REVERSED.match(before)
+    return None if body is None else (start - body.end(), end)
 
 
 # Most specific first: a token found by an earlier pattern is already a marker when a
@@ -405,6 +517,14 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
     ),
     _pattern(
         "private-key",
+        # The END line of a key whose BEGIN line is elsewhere (a file read in two parts),
+        # and the body's lines before it (see _key_body).
+        r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
+        hints=["PRIVATE KEY"],
+        widen=_key_body,
+    ),
+    _pattern(
+        "private-key",
         # A PuTTY key file (.ppk, versions 1 to 3): its first line, its headers and the
         # base64 lines of its public and private parts, to its MAC; without the MAC (a
         # cut-off output), as far as it goes. Lines broken by real or escaped line
@@ -416,26 +536,29 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         r"(?:(?:\r?\n|(?:\\r)?\\n)[ \t]*Private-(?:MAC|Hash):[ \t]*[0-9a-fA-F]*)?",
         hints=["PuTTY-User-Key-File-"],
     ),
-    _pattern("anthropic-key", _START + r"sk-ant-[A-Za-z0-9_-]{20,}", hints=["sk-ant-"]),
+    _pattern("anthropic-key", r"sk-ant-[A-Za-z0-9_-]{20,}", hints=["sk-ant-"]),
     _pattern(
         "openai-key",
         # Project, service-account and admin keys carry `-` and `_`; a bare `sk-` key
-        # must start with 20 characters without `-`, which kebab-case words rarely do.
-        _START + r"sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9_]{20,}[A-Za-z0-9_-]*)",
+        # must start with 20 characters without `-`, which kebab-case words rarely do,
+        # and where a word runs on into it ("task-"), hold a digit and both cases too.
+        r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}"
+        r"|" + _START + r"sk-[A-Za-z0-9_]{20,}[A-Za-z0-9_-]*"
+        r"|sk-(?=[A-Za-z_]*[0-9])(?=[a-z0-9_]*[A-Z])(?=[A-Z0-9_]*[a-z])[A-Za-z0-9_]{20,}[A-Za-z0-9_-]*",
         hints=["sk-"],
     ),
-    _pattern("huggingface-token", r"(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,}", hints=["hf_"]),
+    _pattern("huggingface-token", r"hf_[A-Za-z0-9]{30,}", hints=["hf_"]),
     _pattern(
         "github-token",
-        r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+        r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
         hints=["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
     ),
     _pattern(
         "aws-access-key",
-        r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
+        r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
         hints=["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
     ),
-    _pattern("slack-token", r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}", hints=["xox"]),
+    _pattern("slack-token", r"xox[abposr]-[A-Za-z0-9-]{10,}", hints=["xox"]),
     _pattern(
         "slack-webhook",
         # An incoming webhook's address, or a workflow's: anyone holding it may post to
@@ -445,16 +568,16 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         "secret",
         hints=["hooks.slack.com/"],
     ),
-    _pattern("google-api-key", _START + r"AIza[A-Za-z0-9_-]{30,}", hints=["AIza"]),
+    _pattern("google-api-key", r"AIza[A-Za-z0-9_-]{30,}", hints=["AIza"]),
     _pattern(
         "stripe-key",
         # Secret and restricted keys, live and test: a test key still opens the
         # account's test data. Publishable keys (pk_) are public by design.
-        r"(?<![A-Za-z0-9_])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}",
+        r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}",
         hints=["k_live_", "k_test_"],
     ),
-    _pattern("stripe-webhook-secret", r"(?<![A-Za-z0-9_])whsec_[A-Za-z0-9+/]{24,}={0,2}", hints=["whsec_"]),
-    _pattern("npm-token", r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", hints=["npm_"]),
+    _pattern("stripe-webhook-secret", r"whsec_[A-Za-z0-9+/]{24,}={0,2}", hints=["whsec_"]),
+    _pattern("npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", hints=["npm_"]),
     _pattern(
         "npm-token",
         # .npmrc: `//registry.example.org/:_authToken=…` (or `_auth`, `_password`), or
@@ -465,7 +588,7 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         hints=["_auth", "_password"],
         hint_regex=r"_(?:authToken|auth|password)=",
     ),
-    _pattern("jwt", _START + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", hints=["eyJ"]),
+    _pattern("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", hints=["eyJ"]),
     _pattern(
         "base64",
         # A run of 24 base64 characters or more, or a blob broken into lines of 64 or
@@ -480,8 +603,11 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
     _pattern(
         "url-password",
         # scheme://user:password@host keeps the user and the host.
-        # The user may be a token redacted already (`s3://AKIA…:secret@bucket`).
-        r"://(?:" + _A_MARKER + r"|[^\s:/?#@\[\]\"'<>])*:" + _NOT_MARKER + r"(?P<secret>[^\s/?#@\"'<>]+)@",
+        # The user may be a token redacted already (`s3://AKIA…:secret@bucket`). The
+        # password runs to the `@`, a `/`, `?` or `#` in it too, unless it starts as a
+        # port and a path do (`https://host:8080/@user`).
+        r"://(?:" + _A_MARKER + r"|[^\s:/?#@\[\]\"'<>])*:" + _NOT_MARKER
+        + r"(?![0-9]*[/?#])(?P<secret>[^\s@\"'<>]+)@",
         "secret",
         hints=["://"],
     ),
@@ -593,8 +719,9 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         # must end as such a name does, so that an HTML page's `<code>…</code>` costs
         # no more; nothing matched is given back, since `<` ends each part.
         r"<(?P<tag>[A-Za-z_][\w.:-]{0,100}+)" + _SECRET_NAME_END
-        + r"(?:[ \t][^<>\n]{0,200}+)?>" + _NOT_MARKER + r"(?P<element>[^<>]{1,500}+)</(?P=tag)>",
-        "element",
+        + r"(?:[ \t][^<>\n]{0,200}+)?>" + _NOT_MARKER
+        + r"(?:<!\[CDATA\[(?P<cdata>[^\]]{1,500}+)\]\]>|(?P<element>[^<>]{1,500}+))</(?P=tag)>",
+        "cdata|element",
         # Any closing tag: a hint for each name would cost a pass over the text each.
         hints=["</"],
         accept=_xml_field,
@@ -618,7 +745,8 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         # key's name back from it and checks the value. A value without quotes is one
         # word (prose has spaces) at the line's end or before a comment, or in a YAML
         # flow mapping (`{user: ann, password: …}`) before `,` or `}`.
-        _after_secret_name(case_insensitive=True) + r"[ \t]*" + _NOT_MARKER +
+        # A YAML anchor or tag may stand before the value (`password: &db …`, `!!str`).
+        _after_secret_name(case_insensitive=True) + r"[ \t]*(?:[&!][!\w.-]{0,100}+[ \t]+)?" + _NOT_MARKER +
         r"(?:\\(?:\\\\)?\"(?P<escaped>[^\"\\\n]+)\\(?:\\\\)?\"|\"(?P<double>[^\"\n]+?)(?<!\\)\"|'(?P<single>[^'\n]+)'"
         r"|(?<=[ \t])(?P<plain>[^\s\"'#|>&*!{\[,`]\S{0,200}+)(?<![,}])(?=[ \t]+#|[ \t]*(?:\r?\n|\Z))"
         # In a YAML flow mapping, a value without quotes ends at `,` or `}`.
@@ -641,13 +769,35 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         accept=_tab_field,
     ),
     _pattern(
+        "netrc-password",
+        # A `.netrc` entry's password: `machine HOST login USER password …`, on one line
+        # or several; see _netrc_entry.
+        r"(?<![\w-])password(?:[ \t]+|[ \t]*(?:\r?\n|\\r?\\n)[ \t]*)" + _NOT_MARKER + _NOT_STAND_IN
+        + r"(?P<secret>[^\s\"'\\]+)",
+        "secret",
+        hints=["machine", "default"],
+        hint_regex=r"(?<![\w-])(?:machine|default)\s",
+        accept=lambda match: _netrc_entry(match),
+    ),
+    _pattern(
+        "cookie",
+        # The value of a `Cookie:` or `Set-Cookie:` header (`name=value; …`), or of curl's
+        # `--cookie`: a session's cookie opens the session. The header's name is kept.
+        r"(?:(?i:(?<![\w-])(?:set-)?cookie)[\"']?[ \t]*:|(?<![\w-])--cookie(?:[ \t]+|=))[ \t]*[\"']?" + _NOT_MARKER
+        + r"(?P<secret>[^\s=;,\"'\\]+=[^\r\n\"'\\]*[^\s\"'\\;])",
+        "secret",
+        hints=["cookie"],
+        hints_lower=True,
+        hint_regex=r"cookie[\"']?[ \t]*:|--cookie",
+    ),
+    _pattern(
         "secret-assignment",
         # NAME_KEY=, NAME_TOKEN=, NAME_SECRET=, PASSWORD= (any case, `-` or `_`), in
         # shell, env files, code and command-line flags: the word starts the name or
         # follows `_` or `-`. The value is left alone when it is code rather than a
         # literal: a variable, a template, a call, an index or None.
-        r"(?:(?:(?<=[_-])|(?<![A-Za-z0-9]))(?i:key|token|secret|password|passwd|passphrase)"
-        r"|(?<![A-Za-z0-9])(?i:pgpassword|mysql_pwd)"
+        r"(?:(?:(?<=[_-])|(?<![A-Za-z0-9])|" + _ESCAPE_END + r")(?i:key|token|secret|password|passwd|passphrase)"
+        r"|(?:(?<![A-Za-z0-9])|" + _ESCAPE_END + r")(?i:pgpassword|mysql_pwd)"
         # Azure: a connection string's AccountKey= and SharedAccessKey=, a SAS's sig=.
         r"|(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)|(?<=[?&;])sig)"
         r"\s*=(?!=)\s*"
@@ -656,16 +806,15 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         + r"(?P<single>[^'\n]+)'(?![ \t]+value=)"
         # Quotes escaped once or twice, as in JSON inside a string: `PASSWORD=\"…\"`.
         r"|\\(?:\\\\)?\"" + _NOT_MARKER + r"(?P<escaped>[^\"\\\n]+)\\(?:\\\\)?\"(?![ \t]+value=)"
-        r"|" + _NOT_MARKER + r"(?![$%{<\\]|(?:None|null|true|false|True|False)\b)"
-        # The look-ahead takes the whole bare word at once, so that backtracking
-        # cannot shorten `os.environ[...]` until the call or index check passes.
-        r"(?=(?P<bare>[^\s\"'&;,()\[\]{}<>`]+))(?P=bare)(?![(\[]))",
+        # A value without quotes: up to its real end, which _assignment_value finds.
+        r"|" + _NOT_MARKER + r"(?![$%{<\\]|(?:None|null|true|false|True|False)\b)(?P<bare>[^\s\"'`]++))",
         "double|single|escaped|bare",
         hints=["key", "token", "secret", "pass", "mysql_pwd", "sig="],
         hints_lower=True,
         # Words such as "token" fill logs; an assignment to one is much rarer. A
         # case-insensitive search is several times slower than this one in folded text.
         hint_regex=r"(?:key|token|secret|password|passwd|passphrase|mysql_pwd)\s*=|[?&;]sig=",
+        widen=_assignment_value,
     ),
 )
 
@@ -702,12 +851,20 @@ class Redactor:
     def redact_text(self, text: str) -> tuple[str, list[str]]:
         """The text with each secret replaced, and one kind for each replacement."""
         kinds: list[str] = []
+        if disguise.is_disguised(text):
+            text = self._redact_disguised(text, kinds)
         folded = functools.cache(text.casefold)
         for pattern in self.patterns:
-            if not _hinted(pattern, text, folded) or pattern.regex.search(text) is None:
+            if not _hinted(pattern, text, folded):
                 continue
-            text = pattern.regex.sub(functools.partial(self._replace, pattern=pattern, kinds=kinds), text)
-            folded = functools.cache(text.casefold)
+            found = [span for match in pattern.regex.finditer(text) if (span := self._found(match, pattern))]
+            if found:
+                text = _replaced(text, found, kinds)
+                folded = functools.cache(text.casefold)
+        for kind, value in second_opinion.secrets_in(text):
+            if value not in self.allow and (count := text.count(value)):
+                text = text.replace(value, MARKER.format(kind=kind))
+                kinds += [kind] * count
         return text, kinds
 
     def may_hold_secret(self, *values: object) -> bool:
@@ -720,8 +877,11 @@ class Redactor:
         for value in values:
             _collect_strings(value, strings, 0)
         text = "\n".join(strings)
+        if disguise.is_disguised(text):
+            text += "\n" + disguise.plain_view(text)[0]
         folded = functools.cache(text.casefold)
-        return any(_hinted(pattern, text, folded) for pattern in self.patterns)
+        return any(_hinted(pattern, text, folded) for pattern in self.patterns) \
+            or bool(second_opinion.secrets_in(text))
 
     def fields_may_hold_secret(self, fields: Mapping[str, object]) -> bool:
         """may_hold_secret for a message's fields (name -> value), the seams between the
@@ -766,7 +926,7 @@ class Redactor:
         line may be far from the seam. Only a message that may hold a secret (see
         fields_may_hold_secret) comes here, so the cost is rarely paid."""
         window, seam = tail + head, len(tail)
-        for secret_start, secret_end, kind in sorted(self._spans_across(window, seam), reverse=True):
+        for secret_start, secret_end, kind in sorted(self._spans(window, seam), reverse=True):
             marker = MARKER.format(kind=kind)
             if secret_start < seam:
                 tail = tail[:secret_start] + marker + tail[min(secret_end, seam):]
@@ -776,9 +936,16 @@ class Redactor:
                 head_kinds.append(kind)
         return tail, head
 
-    def _spans_across(self, window: str, seam: int) -> list[tuple[int, int, str]]:
-        """The secrets of the matches that run across `seam` in `window`: the start and
-        end of each secret, and its kind. The patterns take their turns as in
+    def _redact_disguised(self, text: str, kinds: list[str]) -> str:
+        """`text` with each secret that its plain view (see msgref.disguise) shows replaced,
+        from the first character it came from to the last."""
+        plain, origin = disguise.plain_view(text)
+        spans = [(origin[start], origin[end - 1] + 1, kind) for start, end, kind in self._spans(plain)]
+        return _replaced(text, sorted(spans), kinds) if spans else text
+
+    def _spans(self, window: str, seam: int | None = None) -> list[tuple[int, int, str]]:
+        """The secrets in `window` (of the matches that run across `seam`, if given): the
+        start and end of each secret, and its kind. The patterns take their turns as in
         redact_text: a match overlapping an earlier pattern's secret is not one."""
         taken: list[tuple[int, int]] = []
         spans = []
@@ -794,7 +961,7 @@ class Redactor:
                 if any(start < other_end and other_start < end for other_start, other_end in taken):
                     continue
                 taken.append((start, end))
-                if match.start() < seam < match.end():
+                if seam is None or match.start() < seam < match.end():
                     spans.append((start, end, kind))
         return spans
 
@@ -850,6 +1017,11 @@ class Redactor:
         secret = match.string[start:end]
         if not secret or secret in self.allow or (pattern.accept is not None and not pattern.accept(match)):
             return None
+        if pattern.widen is not None:
+            widened = pattern.widen(match, start, end)
+            if widened is None:
+                return None
+            start, end = widened
         if not pattern.encoded:
             return start, end, pattern.kind
         for offset, decoded in base64_texts(secret):
@@ -858,24 +1030,29 @@ class Redactor:
                 return start + offset, end, inner[0] if inner[0].endswith("-base64") else f"{inner[0]}-base64"
         return None
 
-    def _replace(self, match: re.Match[str], pattern: Pattern, kinds: list[str]) -> str:
-        found = self._found(match, pattern)
-        if found is None:
-            return match.group(0)
-        start, end, kind = found
+
+def _replaced(text: str, spans: list[tuple[int, int, str]], kinds: list[str]) -> str:
+    """`text` with each span (start, end, kind), in order, replaced by its kind's marker.
+    A span that starts inside the one before it (a key's body reached back into it) is
+    taken into that one's marker."""
+    parts, at = [], 0
+    for start, end, kind in spans:
+        if start < at:
+            at = max(at, end)
+            continue
+        parts += [text[at:start], MARKER.format(kind=kind)]
         kinds.append(kind)
-        whole_start = match.start()
-        return (
-            match.string[whole_start:start]
-            + MARKER.format(kind=kind)
-            + match.string[end : match.end()]
-        )
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 def _fingerprint(patterns: tuple[Pattern, ...], allow: frozenset[str]) -> bytes:
     """A digest of everything that decides what is redacted: equal for equal rules, and
-    changed by any change to a pattern (its hints too), its order or the allow list."""
-    rules = [RULES_VERSION, [
+    changed by any change to the code (RULES_CODE), a pattern (its hints too), its order,
+    the allow list or the second opinion's rules."""
+    code = hashlib.blake2b(b"".join(path.read_bytes() for path in RULES_CODE), digest_size=32).hexdigest()
+    rules = [code, second_opinion.IDENTITY, [
         [p.kind, p.source, compile_flags(p.source), p.group, list(p.hints), p.hints_lower,
          p.hint_source, p.accept.__qualname__ if p.accept else None, p.encoded]
         for p in patterns
