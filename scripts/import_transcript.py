@@ -28,6 +28,7 @@ import stat
 import sys
 import tempfile
 
+from msgref.home_folder import HomeShortener, names_in, owner
 from msgref.redact import Redactor
 from msgref.schema import LOG_TEXT_FIELDS, record_of
 from msgref.seal import sealed
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda signum, frame: _raise_interrupt())
     try:
         import_log(args.source, args.output, args.format, redactor, args.report,
-                   keep_images=not args.no_images).close()
+                   keep_images=not args.no_images, keep_home=args.keep_home).close()
     except LogError as error:
         print(error, file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -123,6 +124,11 @@ def _parser() -> argparse.ArgumentParser:
         "an image's pixels, so a screenshot of a secret is kept unless this is given",
     )
     parser.add_argument(
+        "--keep-home", action="store_true",
+        help="keep the home folder of the log's owner (/Users/NAME, /home/NAME, C:\\Users\\NAME) in its paths; "
+        "by default it is written ~, so that the site does not publish the owner's user name",
+    )
+    parser.add_argument(
         "--report", metavar="FILE",
         help="write the report of skipped lines and redactions to FILE (default: stderr); not SOURCE or OUTPUT"
     )
@@ -169,6 +175,8 @@ class ImportResult:
         self.stats: ReadStats = _ReportStats(redactor)
         self.kind_counts: dict[str, int] = {}
         self.redacted_messages = 0
+        self.home: str | None = None  # the home folder written ~
+        self.home_count = self.home_messages = 0
         self.images_kept = 0
         self.images_folder: str | None = None  # where they are written
         self.image_files = 0
@@ -204,6 +212,9 @@ class ImportResult:
                 more = ", ..." if more_lines else ""
                 where = ", ".join(map(str, first_lines)) + more
                 lines.append(f"  {count} x {reason} (line{'s' if len(first_lines) > 1 else ''} {where})")
+        if self.home_count:
+            lines.append(f"wrote ~ for the home folder of {self.home} {_count(self.home_count, 'time')} in "
+                         f"{_count(self.home_messages, 'message')} (--keep-home keeps it)")
         total = sum(self.kind_counts.values())
         if total:
             kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(self.kind_counts.items()))
@@ -238,10 +249,11 @@ class ImportResult:
 
 
 def import_log(source: str, output: str, format_name: str, redactor: Redactor | None,
-               report_path: str | None = None, keep_images: bool = True) -> ImportResult:
+               report_path: str | None = None, keep_images: bool = True, keep_home: bool = False) -> ImportResult:
     """Read the log at `source` and write its transcript to `output`, its images to the
     folder beside it (unless not `keep_images`) and its report to `report_path` (or the
-    standard error), or raise LogError leaving all as they were."""
+    standard error), or raise LogError leaving all as they were. The owner's home folder
+    is written `~` (see msgref.home_folder), unless `keep_home`."""
     file = _open_log(source)
     with file:
         _check_outputs(file, source, output, report_path)
@@ -256,6 +268,8 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                 )
             format_name = shape.format
         result = ImportResult(source, output, format_name, redactor)
+        home = None if keep_home else _home_of(file)
+        result.home = home.name if home else None
         # The folder of images of an earlier import is replaced, by nothing if no image is
         # kept. A device or pipe (/dev/stdout) has no folder beside it: the images are left
         # out, and the report says so, rather than the import refused: a check of a log
@@ -276,6 +290,8 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                     names = kept_images(blocks, message.line, writing, result.images_left_out, drop_reason)
                     result.images_kept += len(names)
                     record = record_of(dataclasses.replace(message, n=result.messages, images=names))
+                    if home is not None:
+                        record = _shorten_home(record, home, result)
                     if redactor is not None:
                         record = _redact(record, redactor, result)
                     line = LONE_SURROGATE_RE.sub("\ufffd", json.dumps(record, ensure_ascii=False))
@@ -367,6 +383,33 @@ def _check_outputs(log, source: str, output: str, report_path: str | None) -> No
 
 def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+def _home_of(file) -> HomeShortener | None:
+    """The shortener of the log's owner's home folder, read from the whole file, which
+    is left at its start; None if the log names no home folder."""
+    names: list[str] = []
+    file.seek(0)
+    tail = b""
+    while chunk := file.read(1 << 20):
+        whole, _, tail = (tail + chunk).rpartition(b"\n")  # a folder cut between chunks is read whole
+        names += names_in(whole)
+    names += names_in(tail)
+    file.seek(0)
+    name = owner(names)
+    return None if name is None else HomeShortener(name)
+
+
+def _shorten_home(record: dict, home: HomeShortener, result: ImportResult) -> dict:
+    """The record with the owner's home folder written `~` in its fields from the log."""
+    shortened = 0
+    for name in LOG_TEXT_FIELDS:
+        if record.get(name) is not None:
+            record[name], count = home.shorten(record[name])
+            shortened += count
+    result.home_count += shortened
+    result.home_messages += shortened > 0
+    return record
 
 
 def _redact(record: dict, redactor: Redactor, result: ImportResult) -> dict:

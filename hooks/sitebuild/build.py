@@ -33,6 +33,7 @@ from essaycite.source import ID_LINE_RE, lines_outside_code
 from msgref import stranded
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
+from msgref.home_folder import first_line_with_home
 from msgref.images import image_problem, image_src, images_folder
 from msgref.message_index import MessageIndexWriter
 from msgref.redact import Redactor
@@ -271,6 +272,11 @@ class SiteBuild:
             log.debug("Transcript %s unchanged since the last build; not parsed again", settings.source)
         else:
             log.debug("Parsed transcript %s: %d messages", settings.source, len(transcript))
+            if (home := first_line_with_home(self.site.source_path)) is not None:
+                line, folder, lines = home
+                log.warning("%s:%d: holds a home folder, %s (%d lines hold one), which publishes its owner's user "
+                            "name: import the log again without --keep-home, or write ~ for it", settings.source,
+                            line, folder, lines)
         return transcript
 
     def _essay_pages(self, pages: Mapping[str, str]) -> list[GeneratedFile]:
