@@ -29,7 +29,7 @@ import sys
 import tempfile
 
 from msgref.home_folder import HomeShortener, names_in, owner
-from msgref.redact import Redactor
+from msgref.redact import PatternTimeout, Redactor
 from msgref.schema import LOG_TEXT_FIELDS, record_of
 from msgref.seal import sealed
 from msgref.transcript import file_kind
@@ -293,7 +293,10 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                     if home is not None:
                         record = _shorten_home(record, home, result)
                     if redactor is not None:
-                        record = _redact(record, redactor, result)
+                        try:
+                            record = _redact(record, redactor, result)
+                        except PatternTimeout as error:
+                            raise LogError(source, message.line, f"--redact-pattern: {error}") from None
                     line = LONE_SURROGATE_RE.sub("\ufffd", json.dumps(record, ensure_ascii=False))
                     if redactor is not None:  # the build then knows the line needs no redaction
                         line = sealed(redactor.fingerprint, line)

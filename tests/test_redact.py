@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from msgref.redact import KINDS, SEAMS, NestingError, RedactedTranscript, Redactor
+from msgref.redact import KINDS, SEAMS, NestingError, PatternTimeout, RedactedTranscript, Redactor
 from msgref.transcript import load_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -902,3 +902,55 @@ def test_a_tool_name_holding_a_token_is_redacted():
                                  "tool_name": "mcp__" + TOKENS_BY_SHAPE["github-token"]}
     redacted, found = Redactor().redact_fields(fields)
     assert redacted["tool_name"] == "mcp__[REDACTED: github-token]" and found["tool_name"] == ["github-token"]
+
+
+# --- A site's own pattern, bounded in time -----------------------------------------
+
+BACKTRACKING = {"evil": "(a|aa)+$"}
+
+
+def test_a_site_s_own_pattern_that_backtracks_without_end_stops_with_its_name():
+    start = time.monotonic()
+    with pytest.raises(PatternTimeout, match="the pattern 'evil' searched one text for more than 1 s"):
+        Redactor(BACKTRACKING).redact_text("a" * 40 + "!")
+    assert time.monotonic() - start < 10
+    assert Redactor(BACKTRACKING).redact_text("aaaa") == ("[REDACTED: evil]", ["evil"])
+
+
+def test_a_site_s_own_pattern_redacts_as_before():
+    redactor = Redactor({"order-id": r"ORDER-(?P<secret>\d{4,})"})
+    assert redactor.redact_text("see ORDER-12345 and ORDER-99") == ("see ORDER-[REDACTED: order-id] and ORDER-99",
+                                                                    ["order-id"])
+
+
+def test_the_build_stops_on_a_site_pattern_that_backtracks_naming_the_transcript_line(project, tmp_path):
+    from conftest import build
+
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  transcript:\n", "  transcript:\n    redact_patterns: "
+                                                 "{evil: '(a|aa)+$'}\n", 1))
+    transcript = project / "docs" / "transcript.jsonl"
+    lines = transcript.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[-1])
+    record["text"] = "a" * 40 + "!"
+    lines[-1] = json.dumps(record)
+    transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page = project / "docs" / "conclusion.md"
+    page.write_text(page.read_text() + f"\n\nThe last one [msg {record['n']}].\n")
+    result = build(project, tmp_path / "site", timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert re.search(rf"ERROR\s+-\s+docs/transcript\.jsonl:{len(lines)}: redact_patterns: the pattern 'evil' "
+                     r"searched one text for more than 1 s", result.stderr), result.stderr
+
+
+def test_the_importer_stops_on_such_a_pattern_naming_the_log_line(tmp_path):
+    log = tmp_path / "session.jsonl"
+    lines = [{"type": "user", "uuid": "u1", "message": {"role": "user", "content": "hello"}},
+             {"type": "user", "uuid": "u2", "message": {"role": "user", "content": "a" * 40 + "!"}}]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "import_transcript.py"), str(log), "-o",
+                             str(tmp_path / "t.jsonl"), "--redact-pattern", "evil=(a|aa)+$"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"{log}:2: --redact-pattern: the pattern 'evil' searched one text"), result.stderr
+    assert not (tmp_path / "t.jsonl").exists()

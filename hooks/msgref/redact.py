@@ -26,11 +26,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+import regex as regex_module
 
 from . import disguise, second_opinion
 from .schema import LOG_TEXT_FIELDS, MAX_NESTING, Message, MessageSource
-from .transcript import IndexedTranscript, MessageFlags
+from .transcript import IndexedTranscript, MessageFlags, TranscriptError
 
 MARKER = "[REDACTED: {kind}]"
 # The code that decides what is redacted, part of every redactor's fingerprint: any
@@ -78,11 +80,16 @@ class Pattern:
     # expression cannot say it well: a key's body before its END line (a search cannot
     # look back over a span of any length), a password up to its real end. None: no secret.
     widen: Callable[[re.Match[str], int, int], tuple[int, int] | None] | None = None
+    # A site's own pattern, searched with a time bound (see _TimedPattern).
+    timed: bool = False
 
     # Compiling every pattern takes a build tens of milliseconds, and a build of a sealed
     # transcript, or of texts that hold no pattern's hints, tries none of them.
     @property
     def regex(self) -> re.Pattern[str]:
+        if self.timed:
+            # Its matches are the regex module's, which offer what a re.Match does.
+            return cast("re.Pattern[str]", _TimedPattern(self.kind, _compiled_timed(self.source)))
         return _compiled(self.source)
 
     @property
@@ -91,6 +98,42 @@ class Pattern:
 
 
 _compiled = functools.cache(re.compile)  # re's own cache holds fewer patterns than a site may use
+_compiled_timed = functools.cache(regex_module.compile)
+# How long a site's own pattern may search one string: a pattern that backtracks without
+# end (`(a|aa)+$`) would hang the build on one message.
+PATTERN_SECONDS = 1.0
+
+
+class PatternTimeout(ValueError):
+    """A site's own pattern searched one string for longer than PATTERN_SECONDS."""
+
+    def __init__(self, kind: str):
+        super().__init__(f"the pattern {kind!r} searched one text for more than {PATTERN_SECONDS:g} s, as one that "
+                         f"backtracks without end does (nested repeats such as (a|aa)+); rewrite it")
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class _TimedPattern:
+    """A site's own pattern, whose searches stop after PATTERN_SECONDS with PatternTimeout.
+    The standard library's `re` cannot stop a search; the regex module, which reads the
+    same syntax, can."""
+
+    kind: str
+    compiled: regex_module.Pattern[str]
+
+    def search(self, text: str) -> regex_module.Match[str] | None:
+        try:
+            return self.compiled.search(text, timeout=PATTERN_SECONDS)
+        except TimeoutError:
+            raise PatternTimeout(self.kind) from None
+
+    def finditer(self, text: str) -> Iterator[regex_module.Match[str]]:
+        try:
+            # The time bound is the whole search's: the matches are found before any is used.
+            return iter(list(self.compiled.finditer(text, timeout=PATTERN_SECONDS)))
+        except TimeoutError:
+            raise PatternTimeout(self.kind) from None
 
 
 def _pattern(kind: str, regex: str, group: int | str = 0, hints: Iterable[str] = (), hints_lower: bool = False,
@@ -841,8 +884,12 @@ class Redactor:
         extra = []
         for kind, regex in (extra_patterns or {}).items():
             compiled = _compiled(regex)  # re.error tells the caller what is wrong
+            try:
+                _compiled_timed(regex)
+            except regex_module.error as error:
+                raise re.error(str(error)) from None
             group = "secret" if "secret" in compiled.groupindex else 0
-            extra.append(Pattern(kind, regex, group))
+            extra.append(Pattern(kind, regex, group, timed=True))
         self.patterns: tuple[Pattern, ...] = (*BUILTIN_PATTERNS, *extra)
         self.allow = frozenset(allow)
         # Two redactors with the same rules redact alike, and have the same fingerprint.
@@ -1163,7 +1210,10 @@ class RedactedTranscript:
         if not self._redactor.fields_may_hold_secret(fields):
             self._clean.add(n)
             return message
-        redacted, found = self._redactor.redact_fields(fields)
+        try:
+            redacted, found = self._redactor.redact_fields(fields)
+        except PatternTimeout as error:
+            raise TranscriptError(f"{self.path}:{message.line}: redact_patterns: {error}") from None
         kinds = [kind for name in LOG_TEXT_FIELDS for kind in found[name]]
         if not kinds:
             self._clean.add(n)
