@@ -5,12 +5,10 @@ Each secret found in a string is replaced by `[REDACTED: kind]`; the text around
 redaction runs when a log is imported and again when the site is built, so it must
 leave its own output unchanged: no pattern matches a `[REDACTED: ...]` marker.
 
-The patterns are written here rather than taken from a secret-scanning library:
-detect-secrets, the widely used Python scanner, reports secret values line by line
-without their positions, has no pattern for Anthropic, Hugging Face or Google keys,
-Bearer tokens or `github_pat_` tokens, matches only the first line of a private key,
-and only the older form of OpenAI keys; what it would cover is a handful of one-line
-patterns. Plain Python only: nothing here imports MkDocs or Markdown.
+The patterns are the project's own, written for what session logs hold (keys split
+between fields, passwords on command lines, JSON escaped inside text); a maintained rule
+set, Betterleaks', is asked after them (msgref.second_opinion). Plain Python: nothing here
+imports MkDocs or Markdown.
 """
 
 from __future__ import annotations
