@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -954,3 +956,22 @@ def test_the_importer_stops_on_such_a_pattern_naming_the_log_line(tmp_path):
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"{log}:2: --redact-pattern: the pattern 'evil' searched one text"), result.stderr
     assert not (tmp_path / "t.jsonl").exists()
+
+
+def test_a_process_forked_after_asking_the_second_opinion_can_still_ask_it():
+    """Betterleaks runs in a process of its own: a Go runtime loaded in this one would
+    hang a child forked from it (the build's worker) once Go needs its threads."""
+    token = "glpat-" + "Zx9Kq2Lm4Np6Rs8Tv0Wy"
+    redactor = Redactor()
+    assert redactor.redact_text(token) == ("[REDACTED: gitlab-pat]", ["gitlab-pat"])
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child ends here
+        asked = [redactor.redact_text(f"{token} line {n} " * 100)[1] for n in range(300)]
+        os._exit(0 if all(kinds == ["gitlab-pat"] * 100 for kinds in asked) else 1)
+    deadline = time.monotonic() + 120
+    while (ended := os.waitpid(child, os.WNOHANG)) == (0, 0) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if ended == (0, 0):
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+    assert ended[0] == child and os.waitstatus_to_exitcode(ended[1]) == 0

@@ -895,6 +895,11 @@ class Redactor:
 
     def redact_text(self, text: str) -> tuple[str, list[str]]:
         """The text with each secret replaced, and one kind for each replacement."""
+        redacted, kinds = self._redact_own(text)
+        return self._second_opinion(redacted, kinds), kinds
+
+    def _redact_own(self, text: str) -> tuple[str, list[str]]:
+        """redact_text by the patterns alone, without the second opinion."""
         kinds: list[str] = []
         if disguise.is_disguised(text):
             text = self._redact_disguised(text, kinds)
@@ -906,11 +911,21 @@ class Redactor:
             if found:
                 text = _replaced(text, found, kinds)
                 folded = functools.cache(text.casefold)
-        for kind, value in second_opinion.secrets_in(text):
-            if value not in self.allow and (count := text.count(value)):
-                text = text.replace(value, MARKER.format(kind=kind))
-                kinds += [kind] * count
         return text, kinds
+
+    def _second_opinion(self, value: Any, kinds: list[str]) -> Any:
+        """`value` (JSON-like) with each secret that the second opinion finds in any of its
+        strings replaced wherever it stands, one kind in `kinds` for each replacement."""
+        found = self._second_opinion_finds(value)
+        return _replaced_secrets(value, found, kinds) if found else value
+
+    def _second_opinion_finds(self, value: Any) -> list[tuple[str, str]]:
+        """The kind and the value of each secret that the second opinion finds in the
+        strings of `value`, asked once about all of them; none that is allowed."""
+        strings: list[str] = []
+        _collect_strings(value, strings, 0)
+        return [(kind, secret) for kind, secret in second_opinion.secrets_in("\n".join(strings))
+                if secret not in self.allow]
 
     def may_hold_secret(self, *values: object) -> bool:
         """False if no string in `values` (JSON-like, keys too) can hold a secret: none
@@ -943,7 +958,7 @@ class Redactor:
         and a string whose key is named like a secret (`{"password": "…"}`) whole.
         A value nested deeper than MAX_NESTING levels is refused with NestingError."""
         kinds: list[str] = []
-        return self._redact(value, kinds, 0), kinds
+        return self._second_opinion(self._redact(value, kinds, 0), kinds), kinds
 
     def redact_fields(self, fields: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
         """Redact each of a message's fields (name -> value) as `redact_value` does, and
@@ -959,8 +974,10 @@ class Redactor:
                 values[before], values[after] = self._redact_seam(tail, head, found[before], found[after])
         redacted: dict[str, Any] = {}
         for name, value in values.items():
-            redacted[name], kinds = self.redact_value(value)
-            found[name] += kinds
+            redacted[name] = self._redact(value, found[name], 0)
+        if secrets := self._second_opinion_finds(redacted):  # asked once about all the fields
+            for name, value in redacted.items():
+                redacted[name] = _replaced_secrets(value, secrets, found[name])
         return redacted, found
 
     def _redact_seam(self, tail: str, head: str, tail_kinds: list[str], head_kinds: list[str]) -> tuple[str, str]:
@@ -1012,7 +1029,7 @@ class Redactor:
 
     def _redact(self, value: Any, kinds: list[str], depth: int) -> Any:
         if isinstance(value, str):
-            text, found = self.redact_text(value)
+            text, found = self._redact_own(value)
             kinds.extend(found)
             return text
         if isinstance(value, (dict, list, tuple)) and depth >= MAX_NESTING:
@@ -1070,7 +1087,7 @@ class Redactor:
         if not pattern.encoded:
             return start, end, pattern.kind
         for offset, decoded in base64_texts(secret):
-            inner = self.redact_text(decoded)[1]
+            inner = self._redact_own(decoded)[1]
             if inner:
                 return start + offset, end, inner[0] if inner[0].endswith("-base64") else f"{inner[0]}-base64"
         return None
@@ -1090,6 +1107,23 @@ def _replaced(text: str, spans: list[tuple[int, int, str]], kinds: list[str]) ->
         at = end
     parts.append(text[at:])
     return "".join(parts)
+
+
+def _replaced_secrets(value: Any, secrets: list[tuple[str, str]], kinds: list[str]) -> Any:
+    """`value` (JSON-like: keys too) with each of `secrets` (its kind, its value) replaced
+    by its kind's marker in every string, one kind in `kinds` for each replacement."""
+    if isinstance(value, str):
+        for kind, secret in secrets:
+            if count := value.count(secret):
+                value = value.replace(secret, MARKER.format(kind=kind))
+                kinds += [kind] * count
+        return value
+    if isinstance(value, dict):
+        return {_replaced_secrets(key, secrets, kinds): _replaced_secrets(item, secrets, kinds)
+                for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_replaced_secrets(item, secrets, kinds) for item in value]
+    return value
 
 
 def _fingerprint(patterns: tuple[Pattern, ...], allow: frozenset[str]) -> bytes:
