@@ -14,6 +14,7 @@ kept, in a block of its own, so that a photograph is shown upright as before.
 
 from __future__ import annotations
 
+import re
 import struct
 import zlib
 from typing import NamedTuple
@@ -103,6 +104,8 @@ _JPEG_DROPPED = frozenset({0xE1, 0xED, 0xFE})  # APP1 (EXIF, XMP), APP13 (IPTC),
 # An APP2 index of the further pictures (previews) that follow the image's end, which go.
 _MPF = b"MPF\0"
 _JPEG_STANDALONE = frozenset({0x01, *range(0xD0, 0xD8)})  # TEM, RST0-7: no length
+# A marker within a scan's coded data (fill bytes before it): not a coded 0xFF, not a restart.
+_MARKER = re.compile(rb"\xff+[^\x00\xd0-\xd7\xff]")
 # The start of a frame, which gives the size: SOF0-15 but DHT, JPG and DAC.
 _JPEG_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
@@ -151,12 +154,8 @@ def _jpeg(data: bytes) -> PublishedImage:
 def _scan_end(data: bytes, at: int) -> int:
     """Where the coded data of a scan starting at `at` ends: at a marker, which is 0xFF
     followed by neither 0 (a coded 0xFF) nor a restart marker; or at the end."""
-    while (at := data.find(b"\xff", at)) >= 0 and at + 1 < len(data):
-        following = data[at + 1]
-        if following != 0 and not 0xD0 <= following <= 0xD7 and following != 0xFF:
-            return at
-        at += 1 if following == 0xFF else 2
-    return len(data)
+    found = _MARKER.search(data, at)
+    return found.start() if found else len(data)
 
 
 # --- EXIF: a TIFF structure; only the orientation (tag 0x0112 of the first IFD) is kept --
