@@ -5,7 +5,8 @@ second transcript, or a coding session's raw log dropped beside the pages (a Cla
 Codex or Gemini CLI log, an OpenAI chat or a ShareGPT file: the formats the importer
 reads), would be published byte for byte, every secret in it. Each `.jsonl`, `.ndjson`
 and `.json` file is told by the start of its text alone (HEAD_BYTES): the first records
-of JSON Lines, or the keys a JSON document of a log opens with.
+of JSON Lines (or the start of the first, when it is longer), or the keys a JSON document
+of a log opens with.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ _DOCUMENTS = (
     ("an OpenAI chat log", re.compile(r'^(?:\[|\{[\s\S]*"messages"\s*:\s*\[)\s*\{[^{}]*'
                                       r'"role"\s*:\s*"(?:system|developer|user|assistant|tool|function)"')),
     ("a ShareGPT log", re.compile(r'"(?:conversations?|items)"\s*:\s*\[\s*\{[^{}]*"from"\s*:')),
+    # JSON Lines whose first record is longer than the head (a pasted image): its start.
+    ("a Codex session log", re.compile(r'^\{[^\n]*"type"\s*:\s*"(?:session_meta|turn_context|response_item|'
+                                       r'event_msg|compacted)"\s*,\s*"payload"\s*:')),
+    ("a Claude Code session log", re.compile(r'^\{[^\n]*"(?:sessionId|parentUuid)"\s*:')),
 )
 
 
