@@ -20,9 +20,19 @@ from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import AnchorLink
 
+from sitebuild.author_images import is_image, write_images
 from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
-from sitebuild.files import ITS_COPY, check_links, check_page_texts, folder_clash, transcript_copy
+from sitebuild.files import (
+    ITS_COPY,
+    check_links,
+    check_page_texts,
+    check_session_files,
+    copy_problem,
+    folder_clash,
+    generated_clash,
+    transcript_copy,
+)
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.page_list import show_transcript_page
 from sitebuild.settings import check_site_text, title_problem
@@ -101,19 +111,30 @@ def on_pre_build(config: MkDocsConfig) -> None:
 @_reported
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     site = read_site_config(config, _project_dir(config))
+    docs = os.path.join(site.project_dir, site.docs_dir, "")
+    docs_name = os.path.relpath(docs, site.project_dir)  # as a problem names it
     for file in list(files):
         # The raw transcript is an input, not a page or asset: unredacted, by whatever name.
         copy = transcript_copy(file.abs_src_path, site.source_path) if file.abs_src_path else None
+        if copy == ITS_COPY and file.inclusion is not InclusionLevel.EXCLUDED:  # not `.transcript.jsonl.swp`
+            raise PageError(copy_problem(os.path.relpath(file.abs_src_path or "", site.project_dir), docs_name))
         if copy is not None:
             files.remove(file)
-            if copy == ITS_COPY:
-                log.warning(f"{os.path.relpath(file.abs_src_path or '', site.project_dir)}: {copy}, "
-                            "left out of the site: it would be published unredacted")
     sources = [file.abs_src_path for file in files if file.abs_src_path and not file.generated_by]
     check_links(sources, site.project_dir)
     check_page_texts(sources, site.project_dir)
+    # The author's files that a build publishes: not the theme's, nor hidden ones and drafts.
+    published = [file for file in files if file.abs_src_path and file.abs_src_path.startswith(docs)
+                 and not file.generated_by and file.inclusion not in (InclusionLevel.EXCLUDED, InclusionLevel.DRAFT)]
+    check_session_files([file.abs_src_path for file in published if file.abs_src_path], site.project_dir, docs_name)
     if clash := folder_clash(site.transcript.folder, [file.dest_uri for file in files if not file.generated_by]):
         raise PageError(clash)
+    # The author's images: checked, and written by the build without their text and location.
+    images = [file for file in published if file.abs_src_path and is_image(file.abs_src_path)]
+    for image in images:
+        files.remove(image)
+    _add(files, config, write_images([(image.src_uri, image.abs_src_path or "") for image in images],
+                                     config.site_dir, site.project_dir))
 
     def add(made: Sequence[GeneratedFile | WrittenFile]) -> _Addresses:
         _add(files, config, made)
@@ -234,9 +255,17 @@ class _Addresses:
 
 
 def _add(files: Files, config: MkDocsConfig, made: Sequence[GeneratedFile | WrittenFile]) -> None:
-    for file in made:
-        if isinstance(file, WrittenFile):
-            files.append(File.generated(config, file.src, abs_src_path=file.path, inclusion=InclusionLevel.NOT_IN_NAV))
+    """Add the files the build made; PageError if one would replace a file of the author's."""
+    theirs = {key: file for file in files if not file.generated_by for key in (file.src_uri, file.dest_uri)}
+    for made_file in made:
+        if isinstance(made_file, WrittenFile):
+            file = File.generated(config, made_file.src, abs_src_path=made_file.path,
+                                  inclusion=InclusionLevel.NOT_IN_NAV)
         else:
-            inclusion = InclusionLevel.UNDEFINED if file.in_nav else InclusionLevel.NOT_IN_NAV
-            files.append(File.generated(config, file.src, content=file.content, inclusion=inclusion))
+            inclusion = InclusionLevel.UNDEFINED if made_file.in_nav else InclusionLevel.NOT_IN_NAV
+            file = File.generated(config, made_file.src, content=made_file.content, inclusion=inclusion)
+        if (their := theirs.get(file.src_uri) or theirs.get(file.dest_uri)) is not None:
+            project = _project_dir(config)
+            raise PageError(generated_clash(os.path.relpath(their.abs_src_path or their.src_uri, project),
+                                            file.src_uri, file.dest_uri))
+        files.append(file)

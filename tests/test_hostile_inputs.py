@@ -1,8 +1,8 @@
 """Files of the site's folder that are symbolic links: one leading out of the project
 would publish what it leads to, and one leading nowhere or round in a loop, like a named
 pipe, would end in a traceback. Each stops the build with one line naming it; a link
-within the project is published. The transcript, by any name, is never published, and an
-editor's backup of it is named and left out."""
+within the project is published. The transcript, by any name, is never published (a copy
+of it stops the build: see test_hostile_files)."""
 
 from __future__ import annotations
 
@@ -107,18 +107,6 @@ def test_the_transcript_by_another_name_is_never_published(project, tmp_path, na
     result = build(project, site)
     assert result.returncode == 0, result.stderr
     assert not (site / name).exists() and not (site / "transcript.jsonl").exists()
-
-
-@pytest.mark.parametrize("name", ["transcript.jsonl~", "transcript.jsonl.bak", "#transcript.jsonl#"])
-def test_a_backup_of_the_transcript_is_named_and_left_out(project, tmp_path, name):
-    transcript = project / "docs" / "transcript.jsonl"
-    (project / "docs" / name).write_bytes(transcript.read_bytes())
-    site = tmp_path / "site"
-    result = build(project, site, strict=False)
-    assert re.search(rf"WARNING\s+-\s+docs/{re.escape(name)}: a copy of the transcript, left out of the site: "
-                     "it would be published unredacted$", result.stderr, re.M), result.stderr
-    assert result.returncode == 0 and not (site / name).exists()
-    assert build(project, tmp_path / "strict").returncode == 1  # a warning: a strict build stops
 
 
 def test_a_page_that_is_not_utf8_is_named_by_its_line(project, tmp_path):

@@ -18,6 +18,7 @@ import threading
 
 import pytest
 
+from image_bytes import png
 from msgref.transcript import load_transcript
 from test_hostile_transcripts import run_unprivileged
 from test_import_transcript import SAMPLES, SCRIPT, run_cli
@@ -302,7 +303,7 @@ def test_images_that_fill_the_disk_are_one_line_leaving_the_previous_transcript_
     earlier.write_bytes(b"\x89PNG\r\n\x1a\n")
     log = tmp_path / "session.jsonl"
     pictures = [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": base64.b64encode(
-        b"\x89PNG\r\n\x1a\n" + bytes([seed]) * 20_000).decode()}} for seed in range(5)]  # 100 KB, over 64 KB
+        png(seed, size=20_000)).decode()}} for seed in range(5)]  # 100 KB, over 64 KB
     log.write_text(user_line(pictures) + "\n")
     result = run_cli(log, "-o", output)
     assert_one_line(result, f"{small_filesystem / 't-images'}: cannot write the images: No space left on device")

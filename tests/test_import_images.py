@@ -12,12 +12,12 @@ import json
 import os
 import struct
 import tracemalloc
-import zlib
 from pathlib import Path
 
 import pytest
 
 import import_transcript
+from image_bytes import jpeg, jpeg_metadata, png, png_chunk, png_chunks, png_text_chunks
 from msgref.images import image_kind, image_problem
 from msgref.redact import Redactor
 from msgref.schema import IMAGE_NAME_RE, MAX_IMAGES
@@ -32,16 +32,7 @@ from transcript_formats.common import A_LINK, DATA_URL_NOT_BASE64, NO_IMAGE_DATA
 IMAGE_EDIT_BASH = SAMPLES / "claude-code-log_image_edit_bash.jsonl"
 
 
-def png(seed: int = 0) -> bytes:
-    """A valid 1 x 1 PNG of a colour of its own for each seed."""
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-    pixel = bytes([0, seed % 256, seed // 256 % 256, 7])
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(pixel)) + chunk(b"IEND", b""))
-
-
-JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + b"\x00" * 32 + b"\xff\xd9"
+JPEG = jpeg()
 GIF = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00" \
       b"\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
 WEBP = b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"
@@ -88,17 +79,21 @@ def hidden(tmp_path: Path) -> list[str]:
 # --- The real log -------------------------------------------------------------------------
 
 def test_the_pasted_image_of_a_real_session_is_kept_named_by_its_hash(tmp_path, capsys):
-    """Line 11 of the real session: a PNG pasted before a question. The message keeps
-    "[image]" where it stood and names the file, which holds the log's bytes."""
+    """Line 11 of the real session: a screenshot pasted before a question. The message
+    keeps "[image]" where it stood and names the file, which holds the log's chunks but
+    its EXIF and XMP (the screenshot's own text), named by its hash."""
     line = json.loads(IMAGE_EDIT_BASH.read_text(encoding="utf-8").splitlines()[10])
     data = base64.b64decode(line["message"]["content"][0]["source"]["data"])
     records, report = imported(tmp_path, IMAGE_EDIT_BASH, capsys)
     (turn,) = [record for record in records if record.get("images")]
     assert turn["n"] == 11 and turn["text"].startswith("[image]\n\n")
     (name,) = turn["images"]
-    assert IMAGE_NAME_RE.fullmatch(name) and name == name_of(data, "png")
     path = folder_of(tmp_path) / name
-    assert path.read_bytes() == data and image_kind(data) == "png"
+    kept = path.read_bytes()
+    assert IMAGE_NAME_RE.fullmatch(name) and name == name_of(kept, "png")
+    assert {b"eXIf", b"iTXt"} <= {kind for kind, _ in png_chunks(data)}  # the log's screenshot has both
+    assert png_chunks(kept) == [chunk for chunk in png_chunks(data) if chunk[0] not in (b"eXIf", b"iTXt")]
+    assert image_kind(kept) == "png"
     assert image_problem(str(path)) is None  # what the site build checks before it publishes it
     assert files_in(folder_of(tmp_path)) == [name] and hidden(tmp_path) == []
     assert f"kept 1 image (1 file) in {folder_of(tmp_path)}" in report
@@ -207,6 +202,33 @@ def test_what_is_no_image_by_its_bytes_is_left_out(tmp_path, capsys, data):
         assert b64(data)[:16] not in report and "svg" not in report.lower()
 
 
+def test_an_images_text_and_location_are_not_kept(tmp_path, capsys):
+    """A PNG with text chunks holding a token and EXIF with a GPS block, a JPEG with EXIF,
+    XMP, IPTC and a comment: each is written without them, its pixels byte for byte, named
+    by the hash of what is written; the same picture pasted bare is the same file."""
+    source = write_lines(tmp_path / "session.jsonl", [
+        claude_user([claude_image(png(4, extra=png_text_chunks())), claude_image(png(4)),
+                     claude_image(jpeg(extra=jpeg_metadata()), "image/jpeg")])])
+    records, report = imported(tmp_path, source, capsys)
+    assert records[0]["images"] == [name_of(png(4), "png"), name_of(png(4), "png"), name_of(JPEG, "jpg")]
+    assert (folder_of(tmp_path) / name_of(png(4), "png")).read_bytes() == png(4)
+    assert (folder_of(tmp_path) / name_of(JPEG, "jpg")).read_bytes() == JPEG
+    assert files_in(folder_of(tmp_path)) == sorted([name_of(png(4), "png"), name_of(JPEG, "jpg")])
+    assert "kept 3 images (2 files)" in report
+
+
+@pytest.mark.parametrize("data, reason", [
+    (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", 10_000, 10_000, 8, 2, 0, 0, 0))
+     + png_chunk(b"IEND", b""), image_rules.TOO_MANY_PIXELS),
+    (png(3)[:40], image_rules.DAMAGED),
+], ids=["too-many-pixels", "cut-short"])
+def test_an_image_too_large_in_pixels_or_cut_short_is_left_out(tmp_path, capsys, data, reason):
+    source = write_lines(tmp_path / "session.jsonl", [claude_user([claude_image(data)])])
+    records, report = imported(tmp_path, source, capsys)
+    assert "images" not in records[0] and f"1 x {reason} (line 1)" in report
+    assert not folder_of(tmp_path).exists()
+
+
 @pytest.mark.parametrize("text", [b64(png(3))[:-3], b64(png(3)) + "!", "é" + b64(png(3)), b64(png(3))[:-1] + "\n"])
 def test_base64_that_is_cut_short_or_not_base64_is_left_out(tmp_path, capsys, text):
     source = write_lines(tmp_path / "session.jsonl", [claude_user([claude_image(text)])])
@@ -219,7 +241,7 @@ def test_base64_that_is_cut_short_or_not_base64_is_left_out(tmp_path, capsys, te
 def test_an_image_larger_than_the_limit_is_left_out_without_being_decoded(tmp_path, capsys, monkeypatch):
     """20 MB of PNG, twice the limit; one just at the limit is kept."""
     big = b"\x89PNG\r\n\x1a\n" + b"\0" * (20_000_000 - 8)
-    at_limit = b"\x89PNG\r\n\x1a\n" + b"\1" * (image_rules.MAX_IMAGE_BYTES - 8)
+    at_limit = png(1, size=image_rules.MAX_IMAGE_BYTES)
     source = write_lines(tmp_path / "session.jsonl", [claude_user([claude_image(big)]),
                                                       claude_user([claude_image(at_limit)], "u2")])
     decoded_sizes: list[int] = []
@@ -382,8 +404,7 @@ def test_images_are_decoded_one_at_a_time(tmp_path):
     """The 12 images of 1.5 MB of one message: keeping them takes the memory of about one
     (its base64 text as bytes, and its bytes), not of all twelve (18 MB)."""
     size = 1_500_000
-    blocks = tuple(ImageBlock.from_url("data:image/png;base64," + b64(b"\x89PNG\r\n\x1a\n" + bytes([seed]) * size))
-                   for seed in range(12))
+    blocks = tuple(ImageBlock.from_url("data:image/png;base64," + b64(png(seed, size=size))) for seed in range(12))
     folder = image_rules.ImageFolder(str(tmp_path / "transcript.jsonl"))
     left_out = image_rules.LeftOut()
     tracemalloc.start()

@@ -3,7 +3,8 @@ each named by its content's hash and its kind (schema.IMAGE_NAME_RE), published 
 pages that show their messages.
 
 An image is published only if its bytes are the kind its name says: a file of any other
-kind (a page of HTML named `.png`) would be served as what it is not.
+kind (a page of HTML named `.png`) would be served as what it is not. It is published
+without its text and location (msgref.image_data), within the limits of its size.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import posixpath
 import stat
 
+from .image_data import MAX_IMAGE_BYTES, ImageDataError, PublishedImage, pixels_problem, published_image, size_problem
 from .schema import IMAGES_FOLDER
 
 # The first bytes of each kind of image a page may show, by the extension it is named with.
@@ -39,18 +41,42 @@ def image_src(folder: str, name: str) -> str:
     return posixpath.join(folder.strip("/"), "images", name)
 
 
-def image_problem(path: str) -> str | None:
-    """What keeps the image file at `path` from being published, or None: it is missing,
-    no regular file (a link, a folder), or not the kind its name says."""
+# The kinds of image by the extensions a file may be named with.
+IMAGE_EXTENSIONS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "gif": "gif", "webp": "webp"}
+
+
+def image_for_site(path: str, follow_links: bool = False) -> PublishedImage | str:
+    """The image file at `path` as the site publishes it (msgref.image_data: without its
+    text and location), or what keeps it from being published: it is missing, no regular
+    file (a folder, or a link unless `follow_links`), larger than the limits in bytes or
+    pixels, not the kind its name says, or cut short. Its size is checked before a byte
+    is read: a file of gigabytes named as an image is never read."""
+    extension = os.path.splitext(path)[1][1:]
+    kind = IMAGE_EXTENSIONS.get(extension.lower())
     try:
-        mode = os.lstat(path).st_mode
-        if not stat.S_ISREG(mode):
+        status = os.stat(path) if follow_links else os.lstat(path)
+        if not stat.S_ISREG(status.st_mode):
             return "is not a regular file"
+        if problem := size_problem(status.st_size):
+            return problem
         with open(path, "rb") as file:
-            start = file.read(16)
+            data = file.read(MAX_IMAGE_BYTES + 1)
     except FileNotFoundError:
         return "is missing"
     except OSError as error:
         return f"cannot be read: {error.strerror}"
-    extension = os.path.splitext(path)[1][1:]
-    return None if image_kind(start) == extension else f"is not a {extension.upper()} image, by its bytes"
+    if kind is None or image_kind(data[:16]) != kind:
+        return f"is not a {extension.upper()} image, by its bytes"
+    if problem := size_problem(len(data)):  # grown since it was looked at
+        return problem
+    try:
+        image = published_image(data, kind)
+    except ImageDataError as error:
+        return str(error)
+    return pixels_problem(image.width, image.height) or image
+
+
+def image_problem(path: str) -> str | None:
+    """What keeps the image file at `path` from being published (see image_for_site), or None."""
+    found = image_for_site(path)
+    return found if isinstance(found, str) else None

@@ -19,7 +19,6 @@ import gc
 import logging
 import os
 import posixpath
-import shutil
 import threading
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Container, Mapping, Sequence
@@ -34,7 +33,7 @@ from msgref import stranded
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgref.home_folder import first_line_with_home
-from msgref.images import image_problem, image_src, images_folder
+from msgref.images import image_for_site, image_src, images_folder
 from msgref.message_index import MessageIndexWriter
 from msgref.redact import Redactor
 from msgref.schema import Message, MessageSource
@@ -189,20 +188,23 @@ class SiteBuild:
         return output
 
     def _publish_images(self, images: Sequence[tuple[int, str]]) -> None:
-        """The images of the messages a page shows, copied into the site beside the pages;
-        PageError naming the message's line if one cannot be published."""
+        """The images of the messages a page shows, written into the site beside the pages
+        without their text and location; PageError naming the message's line if one cannot
+        be published."""
         folder = images_folder(self.site.source_path)
         for n, name in images:
             target = os.path.join(self.site.site_dir, image_src(self.layout.folder, name))
             if os.path.exists(target):  # shown on another page too
                 continue
             source = os.path.join(folder, name)
-            if problem := image_problem(source):
+            image = image_for_site(source)
+            if isinstance(image, str):
                 shown = os.path.relpath(source, self.site.project_dir)
                 line = self.layout.message(n).line
-                raise PageError(f"{self.transcript.path}:{line}: message {n}'s image {shown} {problem}")
+                raise PageError(f"{self.transcript.path}:{line}: message {n}'s image {shown} {image}")
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            shutil.copyfile(source, target)
+            with open(target, "wb") as file:
+                file.write(image.data)
 
     def transcript_start(self) -> str:
         """The source path of the transcript's first page."""

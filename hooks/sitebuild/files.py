@@ -1,6 +1,7 @@
 """The site's files: one written so that it is whole or not there (under a temporary
 name beside it, renamed into place only once complete); the links among its sources that
-lead out of the project, nowhere or round in a loop; and copies of the transcript."""
+lead out of the project, nowhere or round in a loop; copies of the transcript, other
+transcripts and session logs."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from contextlib import contextmanager
 from msgref.images import images_folder
 from msgref.transcript import file_kind
 
+from .session_files import JSON_EXTENSIONS, session_file
+from .session_files import TRANSCRIPT as SESSION_TRANSCRIPT
 from .site_pages import PageError
 
 
@@ -132,25 +135,64 @@ def _link_to_a_folder_above_it(path: str, project_dir: str) -> str | None:
 
 
 TRANSCRIPT, ITS_IMAGE, ITS_COPY = "the transcript", "an image of the transcript", "a copy of the transcript"
+# What editors and file managers add to the name of a copy or a backup.
+_COPY_ENDINGS = ("~", ".bak", ".old", ".orig", ".save", ".swp", ".tmp")
+_COPY_STARTS = ("copy of ",)
 
 
 def transcript_copy(path: str, source_path: str) -> str | None:
     """Why the site's source file `path` is the transcript, one of its images or a copy of
     it, and must not be published as it is; None if it is none of them. The transcript
     itself, by any name (a link, a hard link), is left out silently (it is unredacted), as
-    are its images (the build publishes those of the messages it shows); an editor's
-    backup of it (`transcript.jsonl~`, `.bak`, `#transcript.jsonl#`) is named."""
+    are its images (the build publishes those of the messages it shows). A copy is named
+    by the transcript's name with something added (`transcript.jsonl~`, `.bak`,
+    `#transcript.jsonl#`, `Copy of transcript.jsonl`) or by its stem with something added
+    and its extension (`transcript.old.jsonl`, `transcript (copy).jsonl`) or a backup's
+    (`transcript.bak`), or is a file of its name in another folder."""
     try:
-        if os.path.samefile(path, source_path):
+        if os.path.abspath(path) == os.path.abspath(source_path) or os.path.samefile(path, source_path):
             return TRANSCRIPT
     except OSError:
         pass
     if os.path.dirname(os.path.abspath(path)) == os.path.abspath(images_folder(source_path)):
         return ITS_IMAGE
-    name, source = os.path.basename(path), os.path.basename(source_path)
-    if name != source and (name.startswith(source) or name.strip("#") == source):
+    name, source = os.path.basename(path).lower().strip("#"), os.path.basename(source_path).lower()
+    name = next((name[len(start):] for start in _COPY_STARTS if name.startswith(start)), name)
+    stem, extension = os.path.splitext(source)
+    backup = name
+    while backup.endswith(_COPY_ENDINGS) and backup != source:
+        backup = next(backup[: -len(ending)] for ending in _COPY_ENDINGS if backup.endswith(ending))
+    if name.startswith(source) or (name.startswith(stem) and name.endswith(extension)) or (
+            backup != name and backup == stem):
         return ITS_COPY
     return None
+
+
+def copy_problem(name: str, docs_dir: str) -> str:
+    """The line that stops a build at a copy of the transcript, `name` from the project's folder."""
+    return f"{name}: a copy of the transcript, which would be published unredacted: move it out of {docs_dir}/"
+
+
+def check_session_files(paths: Iterable[str], project_dir: str, docs_dir: str) -> None:
+    """PageError naming the first of the site's source files `paths` that is a transcript
+    or a session log, by its start (`session_files`): it would be published as it is."""
+    for path in paths:
+        if not path.lower().endswith(JSON_EXTENSIONS) or (kind := session_file(path)) is None:
+            continue
+        name = os.path.relpath(path, project_dir)
+        if kind == SESSION_TRANSCRIPT:
+            raise PageError(f"{name}: a transcript, not the site's (extra.transcript.source), which would be "
+                            f"published unredacted: move it out of {docs_dir}/")
+        raise PageError(f"{name}: {kind}, which would be published as it is, unredacted: move it out of "
+                        f"{docs_dir}/, or import it with scripts/import_transcript.py")
+
+
+def generated_clash(theirs: str, src: str, dest: str) -> str:
+    """The line that stops a build at the author's file `theirs` (its path from the
+    project's folder), which the file the build makes, `src` published at `dest`, would
+    replace."""
+    published = "" if dest == src else f" (published as {dest})"
+    return f"{theirs}: the build makes {src}{published}, which would replace it: rename your file"
 
 
 def folder_clash(folder: str, written: Iterable[str]) -> str | None:

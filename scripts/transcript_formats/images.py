@@ -1,7 +1,9 @@
 """The images of a log, kept: each image block a reader found is decoded (one at a time),
-checked by its bytes to be a PNG, JPEG, GIF or WebP image of at most MAX_IMAGE_BYTES,
-and written to the folder of the transcript's images (msgref.images.images_folder),
-named by its hash and its kind (schema.IMAGE_NAME_RE).
+checked by its bytes to be a PNG, JPEG, GIF or WebP image of at most MAX_IMAGE_BYTES and
+MAX_IMAGE_PIXELS, and written, without its text and location (msgref.image_data), to the
+folder of the transcript's images (msgref.images.images_folder), named by the hash of what
+is written and its kind (schema.IMAGE_NAME_RE): the same picture pasted twice with other
+metadata is one file, and the file the site publishes is the one its name hashes.
 
 The folder is written as the transcript is: under a temporary name beside it, put in
 place only when the import succeeds, replacing the folder of an earlier import (whose
@@ -19,14 +21,13 @@ import shutil
 import stat
 import tempfile
 
+from msgref.image_data import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, ImageDataError, pixels_problem, published_image
 from msgref.images import image_kind, images_folder
 from msgref.schema import IMAGE_NAME_RE, MAX_IMAGES
 
 from .common import ImageBlock, LogError
 from .jsonl import size_text
 
-# The most bytes one image may hold, decoded: a screenshot of a large screen is a few MB.
-MAX_IMAGE_BYTES = 10_000_000
 # The longest base64 text of an image that may be at most MAX_IMAGE_BYTES: a longer one
 # is left out without being decoded.
 MAX_BASE64_CHARS = -(-MAX_IMAGE_BYTES // 3) * 4
@@ -37,6 +38,8 @@ _HASH_DIGITS = 32
 NOT_AN_IMAGE = "not a PNG, JPEG, GIF or WebP image, by its bytes"
 NOT_BASE64 = "not valid base64"
 TOO_LARGE = f"larger than {size_text(MAX_IMAGE_BYTES)} decoded, the most an image may be"
+TOO_MANY_PIXELS = f"more than the {MAX_IMAGE_PIXELS:,} pixels an image may have"
+DAMAGED = "a damaged image: its chunks cannot be read to the end"
 TOO_MANY = f"past the {MAX_IMAGES} images one message may hold"
 NO_IMAGES_OPTION = "--no-images was given"
 NO_FOLDER = "the output is not a file, and no folder of images can be beside it (import with -o FILE to keep them)"
@@ -45,8 +48,9 @@ _SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 
 
 def decoded(block: ImageBlock) -> tuple[bytes, str] | str:
-    """The bytes of an image block and their kind (`png`, `jpg`, `gif`, `webp`), or why
-    it is left out. Base64 too long for MAX_IMAGE_BYTES is not decoded at all."""
+    """The bytes of an image block, without its text and location (msgref.image_data),
+    and their kind (`png`, `jpg`, `gif`, `webp`), or why it is left out. Base64 too long
+    for MAX_IMAGE_BYTES is not decoded at all."""
     if block.problem is not None:
         return block.problem
     if len(block.text) - block.start > MAX_BASE64_CHARS:
@@ -58,7 +62,15 @@ def decoded(block: ImageBlock) -> tuple[bytes, str] | str:
     if len(data) > MAX_IMAGE_BYTES:
         return TOO_LARGE
     kind = image_kind(data[:16])
-    return NOT_AN_IMAGE if kind is None else (data, kind)
+    if kind is None:
+        return NOT_AN_IMAGE
+    try:
+        image = published_image(data, kind)
+    except ImageDataError:
+        return DAMAGED
+    if pixels_problem(image.width, image.height):
+        return TOO_MANY_PIXELS
+    return image.data, kind
 
 
 def image_name(data: bytes, kind: str) -> str:
