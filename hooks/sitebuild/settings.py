@@ -73,9 +73,14 @@ def _site_folder(value: object) -> str:
     # scheme, `%2e%2e` as `..`, `a?b` and `a#b` as a query and an anchor.
     if not all(re.fullmatch(r"[\w.-]+", part) for part in parts):
         raise _Invalid("expected a folder whose names hold letters, digits, '-', '_' and '.' only, such as transcript")
+    if any(len(part.encode()) > NAME_BYTES for part in parts):
+        raise _Invalid(f"expected folder names of at most {NAME_BYTES} bytes, the most a file system holds")
     if parts[0] in RESERVED_FOLDERS or parts[-1].endswith((".html", ".xml", ".gz", ".json")):
         raise _Invalid(f"expected a folder of its own: {parts[0]} is the site's, or the theme's")
     return "/".join(parts)
+
+
+NAME_BYTES = 255  # the longest name of a file or folder that common file systems hold
 
 
 # The folders and files of the site at its root that the build or the theme writes.
