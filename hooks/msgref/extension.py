@@ -267,6 +267,7 @@ class SnippetPlacer(Treeprocessor):
         else:
             quote.set("id", citation)
         quote.set("class", quote.get("class", "") + " msg-snippet--full")
+        _as_written(quote)
         quote.tail = block.tail
         return quote
 
@@ -296,6 +297,7 @@ class SnippetPlacer(Treeprocessor):
             # first end tag of its name, so the <div> around them would end too soon.
             figure.attrib.update(snippets.NOT_SEARCHED)
             shown.append(figure)
+        _as_written(shown)
         return shown if len(shown) else None
 
     def _quotation(self, following: etree.Element | None) -> str:
@@ -345,6 +347,21 @@ def _is_alone(block: etree.Element, citations: _Found) -> bool:
         and not (block.text or "").strip()
         and not (link.tail or "").strip()
     )
+
+
+def _as_written(element: etree.Element) -> None:
+    """`element`, a message's snippet or quotation for the page's Markdown tree, made to
+    show its texts as written: Python-Markdown's serializer leaves "&" before what reads
+    as a character reference, so that "&#x202e;" in a message would write U+202E, a
+    bidirectional control, and "&lt;" a "<"; written "&amp;", each "&" shows as itself."""
+    for inner in element.iter():
+        if inner.text and "&" in inner.text:
+            inner.text = inner.text.replace("&", "&amp;")
+        if inner is not element and inner.tail and "&" in inner.tail:
+            inner.tail = inner.tail.replace("&", "&amp;")
+        for name, value in inner.attrib.items():
+            if "&" in value:
+                inner.set(name, value.replace("&", "&amp;"))
 
 
 def _plain_text(element: etree.Element, stash: Sequence[object] = ()) -> str:
