@@ -62,7 +62,8 @@ CASES = {
     "near-misses": (
         "Full-width [msg ５８５２] here.\n\nZero [msg 05852] here.\n\nMinus [msg -1] here.\n\n"
         "Plus [msg +5852] here.\n\nHex [msg 0x16DC] here.\n\nSpace [msg\u00a05852] here.\n\n"
-        "Zero width [msg\u200b 5852] here.\n\nBroken [msg\n5852] over two lines.",
+        "Zero width [msg\u200b 5852] here.\n\nBroken [msg\n5852] over two lines.\n\nCyrillic [мsg 5852] here.\n\n"
+        "Sign [msg #5852] here.\n\nGrouped [msg 5,852] here.\n\nSuperscript [msg ⁵⁸⁵²] and `[msg ⁵⁸⁵²]` here.",
         [(1, "'[msg ５８５２]' looks like a message tag, but its digits are not ASCII digits "
              "(U+FF15 FULLWIDTH DIGIT FIVE); write [msg 5852]"),
          (3, "'[msg 05852]' looks like a message tag, but its number has a leading zero; write [msg 5852]"),
@@ -74,6 +75,13 @@ CASES = {
          (13, "'[msg<U+200B> 5852]' looks like a message tag, but U+200B ZERO WIDTH SPACE is not a plain space; "
               "write [msg 5852]"),
          (15, "'[msg<line break>5852]' looks like a message tag, but it is broken across two lines; "
+              "write [msg 5852]"),
+         (18, "'[мsg 5852]' looks like a message tag, but U+043C CYRILLIC SMALL LETTER EM is not the letter m; "
+              "write [msg 5852]"),
+         (20, "'[msg #5852]' looks like a message tag, but '#' stands before its number; write [msg 5852]"),
+         (22, "'[msg 5,852]' looks like a message tag, but its number has a thousands separator (','); "
+              "write [msg 5852]"),
+         (24, "'[msg ⁵⁸⁵²]' looks like a message tag, but its digits are not ASCII digits (U+2075 SUPERSCRIPT FIVE); "
               "write [msg 5852]")]),
     "written-as-code": ("Escaped \\[msg 5852], as code `[msg 5852]`, and\n\n```text\n[msg 5852] <msg id=5]\n```\n\n"
                         "<!-- a comment [msg 5852] -->", []),
