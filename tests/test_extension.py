@@ -180,6 +180,18 @@ def test_look_alike_tags_in_code_stay_as_written_and_unwarned(convert, look_alik
     assert convert.warnings == []
 
 
+def test_a_reference_writing_a_hidden_character_is_warned_and_shown_by_its_code_point(convert):
+    page = convert("First.\n\nThe file txt&#x202E;exe and &rlm;, &#27;[31m, &amp; &#x41;.\n\nCode `&#x202e;` stays.",
+                   first_line=3)
+    hidden = "a control character or a bidirectional control, which no page shows: remove it, or write it as code"
+    assert convert.warnings == [f"docs/essay.md:5: &#x202E; writes U+202E, {hidden}",
+                                f"docs/essay.md:5: &rlm; writes U+200F, {hidden}",
+                                f"docs/essay.md:5: &#27; writes U+001B, {hidden}"]
+    paragraphs = page.find_all("p")
+    assert paragraphs[1].get_text() == "The file txt\u27e8U+202E\u27e9exe and \u27e8U+200F\u27e9, \u241b[31m, & A."
+    assert paragraphs[2].get_text() == "Code &#x202e; stays."
+
+
 def test_a_tag_in_a_list_item_gets_its_snippet_inside_the_item(convert):
     page = convert("1. First [msg 2].\n2. Second.")
     first = page.find("li")

@@ -87,6 +87,11 @@ CASES = {
                         "<!-- a comment [msg 5852] -->", []),
     "page-order": ("First [msg 5856].\n\n> Quoted [msg 5856].\n>\n> - listed [msg 5856]\n\nLast [msg 5856].", []),
     "entities": ("Smith &amp; Jones wrote \\*this\\* [msg 5854].", []),
+    "hidden-references": ("Plain words.\n\nA reversed &#x202e;name, &#8207; here.\n\nAs code `&#x202e;`.",
+                          [(3, "&#x202e; writes U+202E, a control character or a bidirectional control, which no "
+                               "page shows: remove it, or write it as code"),
+                           (3, "&#8207; writes U+200F, a control character or a bidirectional control, which no "
+                               "page shows: remove it, or write it as code")]),
     "transcript-text": ("The output [msg 9001].\n\n[msg 9002]\n\nReversed [msg 9003].", []),
     "front-matter": ("---\ntitle: On [msg 5852]\ndescription: See [msg 99999].\n---\n\nThe body [msg 5852].",
                      [(2, f"'[msg 5852]' is in the page's front matter, {STRANDED}"),
