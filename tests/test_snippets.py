@@ -83,6 +83,16 @@ def test_a_long_text_is_looked_at_in_utf8_first_and_that_look_misses_no_characte
     assert displayable_utf8(long) == long.encode() and displayable_utf8("\x1b") == "\u241b".encode()
 
 
+def test_a_long_text_found_displayable_is_not_looked_at_again_and_no_other_text_passes_for_it():
+    long = "a line — with a dash\n" * 200
+    dirty = long + "\u202e" + long
+    shown = displayable(dirty)
+    assert shown == long + "\u27e8U+202E\u27e9" + long and displayable(shown) is shown
+    assert displayable(long) is long and displayable(long) is long
+    for _ in range(20):  # texts of the same words, each a new one: each looked at
+        assert displayable("".join([long, "\u2066", long])) == long + "\u27e8U+2066\u27e9" + long
+
+
 def test_every_text_of_a_value_is_made_displayable_at_any_depth_keys_too():
     value = {"description": "a\x00b\u202ec", "deep": [{"k\x1b": ["\u2066x", 1, None, 2.5, True]}]}
     assert displayable_value(value) == {"description": "a\u2400b\u27e8U+202E\u27e9c",

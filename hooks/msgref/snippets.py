@@ -66,10 +66,23 @@ _OTHER_BYTES = bytes(byte for byte in range(256) if byte not in _STARTS_OF_UNDIS
 _LOOK_FIRST_CHARS = 2000  # a shorter text is searched at once
 
 
+# The last long texts found displayable, by their ids: a tool's input is made displayable
+# whole before its view shows some of its texts, which asks again (see `displayable_value`).
+# Held here, a text's id is its own.
+_KNOWN_DISPLAYABLE: dict[int, str] = {}
+_KNOWN_DISPLAYABLE_TEXTS = 8
+
+
 def displayable(text: str) -> str:
-    if len(text) >= _LOOK_FIRST_CHARS and _utf8_if_displayable(text) is not None:
+    if len(text) < _LOOK_FIRST_CHARS:
+        return _NOT_DISPLAYABLE_RE.sub(_visible, text)
+    if _KNOWN_DISPLAYABLE.get(id(text)) is text:
         return text
-    return _NOT_DISPLAYABLE_RE.sub(_visible, text)
+    shown = text if _utf8_if_displayable(text) is not None else _NOT_DISPLAYABLE_RE.sub(_visible, text)
+    if len(_KNOWN_DISPLAYABLE) >= _KNOWN_DISPLAYABLE_TEXTS:
+        _KNOWN_DISPLAYABLE.clear()
+    _KNOWN_DISPLAYABLE[id(shown)] = shown
+    return shown
 
 
 def displayable_value(value: object) -> object:
