@@ -112,6 +112,10 @@ KEY_NOT_SHOWN = "a key of the log is not shown, as it may be a secret"
         ('{"n": 2, "speaker": "tool", "provenance": "verbatim", "text": "", "tool_name": "Bash",'
          ' "tool_input": {"hunter": 1, "x": {"hunter": 2}, "hunter" : 3}}',
          f"t.jsonl:2: a key appears twice in one object (at columns 103 and 136); {KEY_NOT_SHOWN}"),
+        # The line past the key given twice is no JSON: where it is is still found.
+        ('{"n": 2, "speaker": "tool", "provenance": "verbatim", "text": "", "tool_name": "Bash",'
+         ' "tool_input": {"k": {"s": 1, "s": 2}}, "b\\q": 1}',
+         f"t.jsonl:2: a key appears twice in one object (at columns 109 and 117); {KEY_NOT_SHOWN}"),
         ('{"n": 2, "speaker": "tool", "provenance": "verbatim", "text": "", "tool_name": "Bash",'
          ' "tool_input": {"\\u0073ecret": 1, "secret": 2}}',
          f"t.jsonl:2: a key appears twice in one object (at columns 103 and 121); {KEY_NOT_SHOWN}"),

@@ -338,12 +338,21 @@ def _repeated_key_columns(key: str, line: str) -> tuple[int, int] | None:
         elif text in "]}":
             if objects:
                 objects.pop()
-        elif objects and objects[-1] is not None and _COLON_RE.match(line, token.end()) and json.loads(text) == key:
+        elif objects and objects[-1] is not None and _COLON_RE.match(line, token.end()) and _text_of(text) == key:
             column = token.start() + 1
             if objects[-1] in first:
                 return first[objects[-1]], column
             first[objects[-1]] = column
     return None
+
+
+def _text_of(string: str) -> str | None:
+    """The text of a JSON string as written; None if it is none (past where the parser stopped)."""
+    try:
+        text = json.loads(string)
+    except ValueError:
+        return None
+    return text if isinstance(text, str) else None
 
 
 _BLANK = object()  # what a blank line holds
