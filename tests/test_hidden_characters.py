@@ -24,6 +24,8 @@ def test_the_quick_look_for_bidirectional_controls_finds_what_the_expression_fin
     ("a &#x202e; b", "&#x202e;"), ("&#X202E;", "&#X202E;"), ("&#8238;", "&#8238;"), ("&#x0000202e;", "&#x0000202e;"),
     ("&rlm;", "&rlm;"), ("x &lrm;", "&lrm;"), ("&#x2066;", "&#x2066;"), ("&#1564;", "&#1564;"),
     ("&#x1b;[31m", "&#x1b;"), ("&#0;", None), ("&#x85;", "&#x85;"),
+    ("a &#x202e b", "&#x202e"), ("&#8238x", "&#8238"), ("&#x" + "0" * 30 + "202e;", "&#x" + "0" * 30 + "202e;"),
+    ("&#" + "9" * 5000 + ";", None), ("&rlm x", None),
     ("&amp;#x202e;", None), ("&nbsp; &#x41; &eacute;", None), ("&rlo;", None), ("&#x110000;", None), ("&#xd800;", None),
 ])
 def test_a_reference_writing_a_hidden_character_is_found(text, reference):

@@ -123,6 +123,8 @@ def test_a_pdf_at_an_http_address_is_linked_as_it_is(project, tmp_path):
      f"extra.essay.authors: {BIDI}, found ['Ann Smith', 'Bo \\u061cLee']"),
     (SITE_NAME, "site_name: The &#x202e;Silence", "site_name: expected text without &#x202e;, which writes a "
      "control character or a bidirectional control, found 'The &#x202e;Silence'"),
+    (SITE_NAME, "site_name: The &#x202E Silence", "site_name: expected text without &#x202E, which writes a "
+     "control character or a bidirectional control, found 'The &#x202E Silence'"),
     (SITE_NAME, "site_name: The &rlm;Silence &amp; &#x41;", "site_name: expected text without &rlm;, which writes a "
      "control character or a bidirectional control, found 'The &rlm;Silence &amp; &#x41;'"),
     (SITE_NAME, f"{SITE_NAME}\ncopyright: 'Text &#8238; Ann'", "copyright: expected text without &#8238;, which "

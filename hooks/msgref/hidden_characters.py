@@ -18,8 +18,9 @@ BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 BIDI_RE = re.compile(f"[{BIDI_CONTROLS}]")
 _EACH_BIDI_CONTROL = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
-# A character reference as HTML reads it: numeric, or by a name of HTML's list.
-REFERENCE_RE = re.compile(r"&(?:#[xX]([0-9a-fA-F]{1,16})|#([0-9]{1,16})|([A-Za-z][A-Za-z0-9]{0,31}));")
+# A character reference as HTML reads it: numeric, its semicolon optional, with any
+# number of digits; or by a name of HTML's list.
+REFERENCE_RE = re.compile(r"&(?:#[xX]([0-9a-fA-F]+);?|#([0-9]+);?|([A-Za-z][A-Za-z0-9]{0,31});)")
 # The characters that no page shows as they are: control characters but tab and line
 # breaks, and the bidirectional controls.
 _HIDDEN_RE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
@@ -43,7 +44,8 @@ def hidden_by(reference: re.Match[str]) -> str | None:
     if name is not None:
         char = html.entities.html5.get(name + ";", "")
     else:
-        code = int(hexadecimal, 16) if hexadecimal is not None else int(decimal)
+        digits = (hexadecimal or decimal).lstrip("0")
+        code = int(digits, 16 if hexadecimal is not None else 10) if 0 < len(digits) <= 8 else 0
         char = chr(code) if 0 < code <= 0x10FFFF else ""  # 0, past the last, a surrogate: the browser shows U+FFFD
     return char if len(char) == 1 and _HIDDEN_RE.match(char) else None
 
