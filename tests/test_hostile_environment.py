@@ -53,3 +53,10 @@ def test_a_transcript_whose_images_folder_name_is_too_long_names_the_message_lin
         file.write("\nA picture [msg 9001].\n")
     assert_stops(build(project, tmp_path / "site"), f"docs/{stem}.jsonl:{line}: message 9001's image "
                  f"docs/{stem}-images/{image} cannot be read: File name too long")
+
+
+def test_a_transcript_named_longer_than_a_file_system_holds_is_named_in_one_line(project, tmp_path):
+    name = "t" * 300 + ".jsonl"
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text().replace("source: docs/transcript.jsonl", f"source: docs/{name}"))
+    assert_stops(build(project, tmp_path / "site"), f"docs/{name}: cannot read the transcript file: File name too long")
