@@ -7,6 +7,7 @@ between MkDocs' objects and the build's.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import logging
@@ -14,7 +15,8 @@ import os
 from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from jinja2 import Environment, FileSystemBytecodeCache
+from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache
+from jinja2.bccache import Bucket
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
@@ -159,9 +161,29 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 @event_priority(-50)  # once every page is converted
 @_reported
 def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
-    env.bytecode_cache = FileSystemBytecodeCache()  # the theme's templates, compiled once, not at every build
+    env.bytecode_cache = _template_cache()  # the theme's templates, compiled once, not at every build
     _add(files, config, SiteBuild.of(config.markdown_extensions).finished_files())  # MkDocs writes them after this
     return env
+
+
+class _TemplateCache(FileSystemBytecodeCache):
+    """Jinja's cache of compiled templates, which a template it cannot write to leaves
+    uncached rather than failing the build."""
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):  # the folder gone or full: the template is compiled again next time
+            super().dump_bytecode(bucket)
+
+
+def _template_cache() -> BytecodeCache | None:
+    """The cache in Jinja's folder of the system's temporary folder, or none: another
+    user can put a file, or a folder of theirs, where that folder goes, and Jinja then
+    refuses it, rightly; the build is only slower."""
+    try:
+        return _TemplateCache()
+    except (RuntimeError, OSError) as problem:
+        log.debug(f"Templates compiled at every build, without a cache: {problem}")
+        return None
 
 
 @event_priority(50)  # before other plugins read the page: the theme's search indexes it

@@ -4,7 +4,9 @@
 Each paragraph, list item and quoted paragraph without an id gets an attribute list
 such as `{ #p-the-initial-deployment-attempt }` on the line after it, made from its first
 words. Ids already in the source are never changed, so links to a paragraph keep working
-when paragraphs are added, moved or edited around it.
+when paragraphs are added, moved or edited around it. None is written after a table, indented
+code, a heading, a rule or a link's reference, where it would show as text; a page keeps
+its byte order mark and its line endings (CRLF or LF).
 
     python scripts/paragraph_ids.py            # add missing ids to the essay's pages
     python scripts/paragraph_ids.py --check    # list paragraphs without an id; exit 1 if any
@@ -50,36 +52,77 @@ def slug(text: str, taken: set[str]) -> str:
     return candidate
 
 
+# Blocks after which an attribute list would be no id but text: a table (its second line
+# is the row of dashes under its head), a horizontal rule, a heading underlined, a link's
+# reference, an admonition's or a tab's first line.
+TABLE_RULE_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+RULE_RE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
+UNDERLINE_RE = re.compile(r"^ {0,3}(?:=+|-+)\s*$")
+NOT_A_PARAGRAPH_RE = re.compile(r"^ {0,3}(?:\[[^\]]+\]:|!!!|\?\?\?|===|\*\[)")
+
+
+def _indented(line: str) -> bool:
+    return line.startswith(("    ", "\t"))
+
+
 def paragraphs(lines: list[str]):
-    """Yield (first, last, indent, prefix) line spans of paragraphs outside code and HTML."""
-    i, in_html, in_code = 0, False, in_fenced_code(lines)
+    """Yield (first, last, indent, prefix) line spans of paragraphs outside code and HTML,
+    where an id can stand after them."""
+    i, in_html, in_code, in_list = 0, False, in_fenced_code(lines), False
     if lines and lines[0].strip() == "---":  # front matter
         i = lines.index("---", 1) + 1 if "---" in lines[1:] else 0
     while i < len(lines):
         line = lines[i]
         if in_code[i]:
             pass  # fenced code holds no paragraphs
+        elif line.lstrip().startswith("<!--"):
+            while "-->" not in lines[i] and i + 1 < len(lines):
+                i += 1
         elif line.lstrip().startswith("</"):
             in_html = False
         elif line.lstrip().startswith("<") and not in_html:
             in_html = not re.search(r"</\w+>\s*$", line)
-        elif not in_html and line.strip() and not line.lstrip().startswith("#") and not ID_LINE_RE.match(line):
+        elif in_html or not line.strip():
+            pass
+        elif _indented(line) and not in_list and (i == 0 or not lines[i - 1].strip()):
+            while i + 1 < len(lines) and (_indented(lines[i + 1]) or not lines[i + 1].strip()):
+                i += 1  # indented code: its lines, and the blank lines between them
+        elif line.lstrip().startswith("#") or ID_LINE_RE.match(line) or RULE_RE.match(line) \
+                or NOT_A_PARAGRAPH_RE.match(line):
+            in_list = in_list and _indented(line)
+        else:
             start = i
             if line.lstrip().startswith(">"):
                 while i + 1 < len(lines) and lines[i + 1].lstrip().startswith(">") and lines[i + 1].strip() != ">":
                     i += 1
+                in_list = False
                 yield start, i, "", "> "
-            elif list_item := LIST_ITEM_RE.match(line):
-                indent = list_item.group(1) + "    "
-                while i + 1 < len(lines) and lines[i + 1].strip() and not LIST_ITEM_RE.match(lines[i + 1]):
-                    i += 1
-                yield start, i, indent, ""
+                i += 1
+                continue
+            list_item = LIST_ITEM_RE.match(line)
+            while i + 1 < len(lines) and lines[i + 1].strip() and not LIST_ITEM_RE.match(lines[i + 1]):
+                i += 1
+            block = lines[start : i + 1]
+            table = len(block) > 1 and TABLE_RULE_RE.match(block[1]) and "|" in block[0] + block[1]
+            if table or (len(block) > 1 and UNDERLINE_RE.match(block[-1])):
+                in_list = False  # a table, or a heading underlined
+            elif list_item:
+                in_list = True
+                yield start, i, list_item.group(1) + "    ", ""
             else:
-                while i + 1 < len(lines) and lines[i + 1].strip() and not LIST_ITEM_RE.match(lines[i + 1]):
-                    i += 1
+                in_list = in_list and _indented(line)
                 if not (start == i and TAG_ALONE_RE.match(line)):  # a message quoted whole: not the essay's words
-                    yield start, i, "", ""
+                    yield start, i, line[: len(line) - len(line.lstrip())] if in_list else "", ""
         i += 1
+
+
+def read_page(path: Path) -> tuple[list[str], str, str]:
+    """The page's lines, its line ending (a CRLF page is written back as it was), and its
+    byte order mark, if it has one, which the generator reads past."""
+    text = path.read_bytes().decode("utf-8")
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    ending = "\r\n" if "\r\n" in text else "\n"
+    return text[len(bom) :].replace("\r\n", "\n").split("\n"), ending, bom
 
 
 def missing_ids(lines: list[str]):
@@ -90,12 +133,14 @@ def missing_ids(lines: list[str]):
 
 
 def add_ids(path: Path) -> int:
-    lines = path.read_text(encoding="utf-8").split("\n")
+    lines, ending, bom = read_page(path)
     spans, taken = missing_ids(lines)
+    if not spans:
+        return 0
     for first, last, indent, prefix in reversed(spans):
         text = " ".join(lines[first : last + 1])
         lines.insert(last + 1, f"{indent}{prefix}{{ #{slug(text, taken)} }}")
-    path.write_text("\n".join(lines), encoding="utf-8")
+    path.write_bytes((bom + ending.join(lines)).encode("utf-8"))
     return len(spans)
 
 
@@ -109,8 +154,7 @@ def main(argv=None) -> int:
         missing = 0
         for path in files:
             if args.check:
-                lines = path.read_text(encoding="utf-8").split("\n")
-                for first, *_ in missing_ids(lines)[0]:
+                for first, *_ in missing_ids(read_page(path)[0])[0]:
                     print(f"{path}:{first + 1}: paragraph has no id", file=sys.stderr)
                     missing += 1
             elif added := add_ids(path):

@@ -45,7 +45,7 @@ class BuiltIndex:
             return []
         postings = data_of(self.site / self.folder / f"{shard}.js")
         found: set[int] = set()
-        for term, deltas in postings.items():
+        for term, deltas in postings:
             if term == word or (len(word) > 1 and term.startswith(word)):
                 found.update(itertools.accumulate(deltas))
         return sorted(found)

@@ -151,6 +151,47 @@ def test_near_misses_are_warned_with_file_and_line(convert, near_miss):
     assert near_miss.strip() in page.p.text
 
 
+@pytest.mark.parametrize(("look_alike", "problem"), [
+    ("[msg ⁵⁸⁵²]", "its digits are not ASCII digits (U+2075 SUPERSCRIPT FIVE)"),
+    ("［msg 5852］",
+     "U+FF3B FULLWIDTH LEFT SQUARE BRACKET is not '[' and U+FF3D FULLWIDTH RIGHT SQUARE BRACKET is not ']'"),
+    ("[мsg 5852]", "U+043C CYRILLIC SMALL LETTER EM is not the letter m"),
+    ("[msɡ 5852]", "U+0261 LATIN SMALL LETTER SCRIPT G is not the letter g"),
+    ("[msg #5852]", "'#' stands before its number"),
+    ("[msg:5852]", "':' stands before its number"),
+    ("[msg\u202f5852]", "U+202F NARROW NO-BREAK SPACE is not a plain space"),
+    ("[msg 5,852]", "its number has a thousands separator (',')"),
+    ("[msg 5\u2009852]",
+     "its number has a thousands separator ('<U+2009>') and U+2009 THIN SPACE is not a plain space"),
+    ("[msg ５８５２]", "its digits are not ASCII digits (U+FF15 FULLWIDTH DIGIT FIVE)"),
+])
+def test_look_alike_tags_are_warned_with_what_differs_and_the_tag_to_write(convert, look_alike, problem):
+    page = convert(f"Line one.\nLine two {look_alike} end.")
+    shown = look_alike.replace("\u202f", "<U+202F>").replace("\u2009", "<U+2009>")
+    assert convert.warnings == [f"docs/essay.md:2: '{shown}' looks like a message tag, but {problem}; write [msg 5852]"]
+    assert page.p.get_text() == f"Line one.\nLine two {look_alike} end." and page.find("a") is None
+
+
+@pytest.mark.parametrize("look_alike", ["[Msg 5852]", "[msg ⁵⁸⁵²]", "［msg 5852］", "[мsg 5852]", "[msg #5852]",
+                                        "[msg:5852]", "[msg\u00a05852]", "[msg 5,852]", "[msg ５８５２]"])
+def test_look_alike_tags_in_code_stay_as_written_and_unwarned(convert, look_alike):
+    page = convert(f"Code `{look_alike}` here.\n\n```text\n{look_alike}\n```")
+    assert [code.get_text().strip() for code in page.find_all("code")] == [look_alike, look_alike]
+    assert convert.warnings == []
+
+
+def test_a_reference_writing_a_hidden_character_is_warned_and_shown_by_its_code_point(convert):
+    page = convert("First.\n\nThe file txt&#x202E;exe and &rlm;, &#27;[31m, &amp; &#x41;.\n\nCode `&#x202e;` stays.",
+                   first_line=3)
+    hidden = "a control character or a bidirectional control, which no page shows: remove it, or write it as code"
+    assert convert.warnings == [f"docs/essay.md:5: &#x202E; writes U+202E, {hidden}",
+                                f"docs/essay.md:5: &rlm; writes U+200F, {hidden}",
+                                f"docs/essay.md:5: &#27; writes U+001B, {hidden}"]
+    paragraphs = page.find_all("p")
+    assert paragraphs[1].get_text() == "The file txt\u27e8U+202E\u27e9exe and \u27e8U+200F\u27e9, \u241b[31m, & A."
+    assert paragraphs[2].get_text() == "Code &#x202e; stays."
+
+
 def test_a_tag_in_a_list_item_gets_its_snippet_inside_the_item(convert):
     page = convert("1. First [msg 2].\n2. Second.")
     first = page.find("li")

@@ -18,10 +18,15 @@ from conftest import build, copy_project, entry_of, found, selected, soup
 SECRET_KEY = "sk-ant-" + "api03-" + "k" * 40  # fake, built at run time
 LONG_TEXT = "".join(f"line {i}: " + "word " * 20 + "\n" for i in range(400))  # about 46,000 characters
 CONTROL_TEXT = "bell\x07 nul\x00 esc\x1b[31mred\x1b[0m del\x7f c1\x85 non\ufffe\uffff end"
+BIDI_TEXT = ("Raw \u202egpj.exe, \u2067isolated\u2069, marked\u200e\u200f\u061c; as references &#x202e;txt.exe, "
+             "&#8238;, &rlm;, &#x1B;, **bold** and `&#x202e;` in code.")
 ADDED_MESSAGES = [
     {"n": 9001, "speaker": "tool", "provenance": "verbatim", "text": CONTROL_TEXT, "tool_name": "Bash",
-     "tool_input": {SECRET_KEY: "a secret as a key", "command": "printf '\x1b[1m'"}, "thinking": "why\x00not"},
+     "tool_input": {SECRET_KEY: "a secret as a key", "command": "printf '\x1b[1m'",
+                    "description": "nul\x00 esc\x1b[2J \u202egpj.exe", "deep": [{"k\u2066": ["\x07\u200f"]}]},
+     "thinking": "why\x00not"},
     {"n": 9002, "speaker": "tool", "provenance": "verbatim", "text": LONG_TEXT},
+    {"n": 9003, "speaker": "assistant", "provenance": "verbatim", "text": BIDI_TEXT},
 ]
 STRANDED = "where no citation can stand; it is left as written"
 
@@ -57,7 +62,8 @@ CASES = {
     "near-misses": (
         "Full-width [msg ５８５２] here.\n\nZero [msg 05852] here.\n\nMinus [msg -1] here.\n\n"
         "Plus [msg +5852] here.\n\nHex [msg 0x16DC] here.\n\nSpace [msg\u00a05852] here.\n\n"
-        "Zero width [msg\u200b 5852] here.\n\nBroken [msg\n5852] over two lines.",
+        "Zero width [msg\u200b 5852] here.\n\nBroken [msg\n5852] over two lines.\n\nCyrillic [мsg 5852] here.\n\n"
+        "Sign [msg #5852] here.\n\nGrouped [msg 5,852] here.\n\nSuperscript [msg ⁵⁸⁵²] and `[msg ⁵⁸⁵²]` here.",
         [(1, "'[msg ５８５２]' looks like a message tag, but its digits are not ASCII digits "
              "(U+FF15 FULLWIDTH DIGIT FIVE); write [msg 5852]"),
          (3, "'[msg 05852]' looks like a message tag, but its number has a leading zero; write [msg 5852]"),
@@ -69,12 +75,24 @@ CASES = {
          (13, "'[msg<U+200B> 5852]' looks like a message tag, but U+200B ZERO WIDTH SPACE is not a plain space; "
               "write [msg 5852]"),
          (15, "'[msg<line break>5852]' looks like a message tag, but it is broken across two lines; "
+              "write [msg 5852]"),
+         (18, "'[мsg 5852]' looks like a message tag, but U+043C CYRILLIC SMALL LETTER EM is not the letter m; "
+              "write [msg 5852]"),
+         (20, "'[msg #5852]' looks like a message tag, but '#' stands before its number; write [msg 5852]"),
+         (22, "'[msg 5,852]' looks like a message tag, but its number has a thousands separator (','); "
+              "write [msg 5852]"),
+         (24, "'[msg ⁵⁸⁵²]' looks like a message tag, but its digits are not ASCII digits (U+2075 SUPERSCRIPT FIVE); "
               "write [msg 5852]")]),
     "written-as-code": ("Escaped \\[msg 5852], as code `[msg 5852]`, and\n\n```text\n[msg 5852] <msg id=5]\n```\n\n"
                         "<!-- a comment [msg 5852] -->", []),
     "page-order": ("First [msg 5856].\n\n> Quoted [msg 5856].\n>\n> - listed [msg 5856]\n\nLast [msg 5856].", []),
     "entities": ("Smith &amp; Jones wrote \\*this\\* [msg 5854].", []),
-    "transcript-text": ("The output [msg 9001].\n\n[msg 9002]\n", []),
+    "hidden-references": ("Plain words.\n\nA reversed &#x202e;name, &#8207; here.\n\nAs code `&#x202e;`.",
+                          [(3, "&#x202e; writes U+202E, a control character or a bidirectional control, which no "
+                               "page shows: remove it, or write it as code"),
+                           (3, "&#8207; writes U+200F, a control character or a bidirectional control, which no "
+                               "page shows: remove it, or write it as code")]),
+    "transcript-text": ("The output [msg 9001].\n\n[msg 9002]\n\nReversed [msg 9003].", []),
     "front-matter": ("---\ntitle: On [msg 5852]\ndescription: See [msg 99999].\n---\n\nThe body [msg 5852].",
                      [(2, f"'[msg 5852]' is in the page's front matter, {STRANDED}"),
                       (3, f"'[msg 99999]' is in the page's front matter, {STRANDED}")]),
@@ -238,10 +256,14 @@ def test_a_whole_message_quote_is_cut_like_the_transcript_and_links_the_whole_te
 
 def test_control_characters_never_reach_the_pages_the_index_or_the_text_files(hostile_site):
     site = hostile_site[0]
-    forbidden = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+    # Control characters, noncharacters, bidirectional controls.
+    forbidden = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff"
+                           "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
     for path in site.rglob("*"):
         if path.suffix in (".html", ".txt", ".json", ".xml"):
             assert not forbidden.search(path.read_text(encoding="utf-8")), path
+        if path.suffix == ".html":  # its character references read, as a browser reads them
+            assert not forbidden.search(str(soup(path))), path
     index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
     assert not any(forbidden.search(doc["text"] + doc["title"]) for doc in index["docs"])
     shown = page(site, "transcript-text").select_one(".msg-body__text").get_text()
@@ -256,4 +278,28 @@ def test_a_secret_used_as_a_key_is_redacted_and_reported(hostile_site):
             assert SECRET_KEY.encode() not in path.read_bytes(), path
     entry = entry_of(soup(site / "transcript/index.html"), 9001)
     other_input = json.loads(selected(entry, ".msg-tool details.msg-fold pre").get_text())
-    assert other_input == {"[REDACTED: anthropic-key]": "a secret as a key"}
+    assert other_input["[REDACTED: anthropic-key]"] == "a secret as a key"
+
+
+def test_bidirectional_controls_and_references_to_them_show_as_their_code_points(hostile_site):
+    transcript = soup(hostile_site[0] / "transcript/index.html")
+    text = selected(entry_of(transcript, 9003), "p")
+    assert text.get_text() == (
+        "Raw \u27e8U+202E\u27e9gpj.exe, \u27e8U+2067\u27e9isolated\u27e8U+2069\u27e9, "
+        "marked\u27e8U+200E\u27e9\u27e8U+200F\u27e9\u27e8U+061C\u27e9; as references \u27e8U+202E\u27e9txt.exe, "
+        "\u27e8U+202E\u27e9, \u27e8U+200F\u27e9, \u241b, bold and &#x202e; in code.")
+    assert selected(text, "code").get_text() == "&#x202e;"  # code shows what was written
+    # Beside the essay's paragraph, a snippet shows the text as written, its references as text.
+    article = page(hostile_site[0], "transcript-text")
+    reversed_paragraph = found(next((p for p in article.find_all("p") if p.get_text().startswith("Reversed")), None),
+                               "the paragraph citing message 9003")
+    snippet = selected(found(reversed_paragraph.find_next("figure"), "a snippet"), ".msg-body__text")
+    assert snippet.get_text().startswith("Raw \u27e8U+202E\u27e9gpj.exe, ")
+    assert "as references &#x202e;txt.exe, &#8238;, &rlm;, &#x1B;, **bold**" in snippet.get_text()
+
+
+def test_every_field_of_a_tool_input_passes_the_rule_at_any_depth(hostile_site):
+    entry = entry_of(soup(hostile_site[0] / "transcript/index.html"), 9001)
+    assert selected(entry, ".msg-tool__note").get_text() == "nul\u2400 esc\u241b[2J \u27e8U+202E\u27e9gpj.exe"
+    other_input = json.loads(selected(entry, ".msg-tool details.msg-fold pre").get_text())
+    assert other_input["deep"] == [{"k\u27e8U+2066\u27e9": ["\u2407\u27e8U+200F\u27e9"]}]

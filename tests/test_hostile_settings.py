@@ -16,6 +16,7 @@ AUTHOR = f'Ann "> {SCRIPT} Smith'  # a quote first, to end an attribute it is wr
 TITLE = f"The {SCRIPT} Essay"
 DESCRIPTION = f'An essay "> {SCRIPT} on silence.'
 SITE_NAME = "site_name: The Silence That Speaks"  # the line of mkdocs.yml that settings are added after
+BIDI = "expected text without bidirectional controls (such as U+202E), which reorder the words around them"
 
 
 def edited(project: Path, *changes: tuple[str, str]) -> Path:
@@ -113,6 +114,23 @@ def test_a_pdf_at_an_http_address_is_linked_as_it_is(project, tmp_path):
     ('title: "The Silence', 'title: "T\\x1b[31m The Silence',
      "extra.essay.title: expected text without control characters, found 'T\\x1b[31m The Silence That Speaks: "
      "An Empty Message in an AI-Assisted Coding Session'"),
+    (SITE_NAME, 'site_name: "The \\u202eSilence"', f"site_name: {BIDI}, found 'The \\u202eSilence'"),
+    ('title: "The Silence', 'title: "The \\u2066Silence',
+     f"extra.essay.title: {BIDI}, found 'The \\u2066Silence That Speaks: An Empty Message in an AI-Assisted Coding "
+     "Session'"),
+    (SITE_NAME, f'{SITE_NAME}\nsite_author: "Ann \\u200fSmith"', f"site_author: {BIDI}, found 'Ann \\u200fSmith'"),
+    ("edition: 1", 'edition: 1\n    authors: ["Ann Smith", "Bo \\u061cLee"]',
+     f"extra.essay.authors: {BIDI}, found ['Ann Smith', 'Bo \\u061cLee']"),
+    (SITE_NAME, "site_name: The &#x202e;Silence", "site_name: expected text without &#x202e;, which writes a "
+     "control character or a bidirectional control, found 'The &#x202e;Silence'"),
+    (SITE_NAME, "site_name: The &#x202E Silence", "site_name: expected text without &#x202E, which writes a "
+     "control character or a bidirectional control, found 'The &#x202E Silence'"),
+    (SITE_NAME, "site_name: The &rlm;Silence &amp; &#x41;", "site_name: expected text without &rlm;, which writes a "
+     "control character or a bidirectional control, found 'The &rlm;Silence &amp; &#x41;'"),
+    (SITE_NAME, f"{SITE_NAME}\ncopyright: 'Text &#8238; Ann'", "copyright: expected text without &#8238;, which "
+     "writes a control character or a bidirectional control, found 'Text &#8238; Ann'"),
+    (SITE_NAME, f"{SITE_NAME}\ncopyright: 'Text &#x1b; Ann'", "copyright: expected text without &#x1b;, which "
+     "writes a control character or a bidirectional control, found 'Text &#x1b; Ann'"),
     ("pdf: essay.pdf", 'pdf: "x\\n.pdf"',
      "extra.essay.pdf: expected a path inside the site, such as essay.pdf, or an http(s) address, found 'x\\n.pdf'"),
     ("    folder: transcript", "    folder: context",
@@ -178,3 +196,24 @@ def test_a_tag_in_the_sites_name_or_the_essays_title_is_warned_by_the_setting(pr
         "it is left as written",
         "mkdocs.yml: extra.essay.title: '[msg 5855]' is in the title 'The Silence [msg 5855] That Speaks: An Empty "
         "Message in an AI-Assisted Coding Session', where no citation can stand; it is left as written"]
+
+
+def test_a_front_matter_title_writing_a_bidirectional_control_is_named_in_one_line(project, tmp_path):
+    page = project / "docs" / "context.md"
+    page.write_text("---\ntitle: Ctx &#x202E;txt.exe\n---\n\n" + page.read_text(encoding="utf-8"), encoding="utf-8")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "ERROR   -  docs/context.md: front matter: title: expected text without &#x202E;, which writes a control " \
+           "character or a bidirectional control, found 'Ctx &#x202E;txt.exe'" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u2067", "\u200e", "\u061c"])
+def test_a_page_holding_a_bidirectional_control_is_named_by_its_line(project, tmp_path, char):
+    page = project / "docs" / "context.md"
+    page.write_text(page.read_text(encoding="utf-8") + f"\nThe file txt{char}.exe.\n", encoding="utf-8")
+    line = page.read_text(encoding="utf-8").count("\n")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    errors = [text for text in result.stderr.splitlines() if "ERROR" in text]
+    assert errors == [f"ERROR   -  docs/context.md:{line}: a bidirectional control (U+{ord(char):04X}), which "
+                      "reorders the words around it: remove it"], result.stderr

@@ -130,3 +130,16 @@ def test_a_transcript_folder_outside_the_site_or_hidden_stops_the_build(project,
             "with '.', such as transcript, found") in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "escape").exists()
+
+
+def test_a_key_given_twice_in_a_tool_input_is_named_by_its_columns_never_by_itself(project, tmp_path):
+    secret = "hunter" + "two" * 3  # a key of lower-case letters, as a password may be; built at run time
+    fields = '"n": 9001, "speaker": "tool", "provenance": "verbatim", "text": "", "tool_name": "Bash"'
+    record = f'{{{fields}, "tool_input": {{"{secret}": 1, "{secret}": 2}}}}'
+    line = add_record(project, record)
+    first = record.index(f'"{secret}"') + 1
+    second = record.index(f'"{secret}"', first) + 1
+    result = build(project, tmp_path / "site")
+    assert_stops(result, f"{TRANSCRIPT}:{line}: a key appears twice in one object (at columns {first} and {second}); "
+                         "a key of the log is not shown, as it may be a secret")
+    assert secret not in result.stderr

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import errno
 import io
+import json
 import os
 import random
 import re
+import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from author_project import ROOT
 from message_index_reader import BuiltIndex, data_of
 from msgref import message_index
 from msgref.message_index import (
@@ -159,7 +163,7 @@ def test_a_word_of_every_message_is_written_as_differences_in_pieces(tmp_path):
     records = [SearchRecord(n, f"Message {n}", "x") for n in range(1, 25_001)]
     index = written(tmp_path, {0: records})
     shard = data_of(tmp_path / "transcript/search/78.js")
-    assert shard == {"x": [1] * 25_000}  # one page's differences, written as it gave them
+    assert shard == [["x", [1] * 25_000]]  # one page's differences, written as it gave them
     assert index.search("x") == list(range(1, 25_001))
 
 
@@ -197,3 +201,23 @@ def test_each_file_is_a_script_whose_data_is_json_and_only_data(tmp_path):
     raw = page.read_text(encoding="utf-8")
     assert raw.startswith('messageSearchLoaded("page-0.js", {') and "\u2028" not in raw and "\u2029" not in raw
     assert data_of(page) == {"1": [title, text]}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_search_script_finds_words_that_name_what_every_javascript_object_has(tmp_path):
+    """Run by Node over an index on disk: "__proto__", in an object's keys, would set the
+    object's prototype rather than be a word; "constructor" and the like are every
+    object's without being any message's."""
+    records = [SearchRecord(1, "Message 1", "the __proto__ key"), SearchRecord(2, "Message 2", "constructor toString"),
+               SearchRecord(3, "Message 3", "plain words"), SearchRecord(4, "Message 4", "__proto__ hasOwnProperty")]
+    index = written(tmp_path, {0: records})
+    queries = ["__proto__", "__proto", "constructor", "tostring", "hasownproperty", "valueof", "plain"]
+    run = subprocess.run(["node", str(Path(__file__).parent / "message_search_in_node.js"),
+                          str(ROOT / "docs" / "assets" / "message-search.js"), str(tmp_path / "transcript/search"),
+                          *queries], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+    listed = json.loads(run.stdout)
+    expected = [[1, 4], [1, 4], [2], [2], [4], [], [3]]
+    assert [index.search(query) for query in queries] == expected
+    for query, results, numbers in zip(queries, listed, expected, strict=True):
+        assert results == [[f"Message {n}", f"{(tmp_path / 'transcript').as_uri()}/#msg-{n}"] for n in numbers], query

@@ -134,3 +134,59 @@ def test_a_site_without_an_essay_is_named_as_having_no_pages(tmp_path):
     (tmp_path / "mkdocs.yml").write_text("site_name: S\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"extra\.essay: not set"):
         essay_pages(tmp_path / "mkdocs.yml")
+
+
+NOT_PARAGRAPHS = """---
+title: A page
+---
+
+# Title
+
+A paragraph.
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+Code follows:
+
+    indented code
+
+    after a blank
+
+Heading underlined
+------------------
+
+***
+
+<!-- a comment -->
+
+[ref]: https://example.org/
+
+- An item
+
+    Its own paragraph.
+
+Last words.
+"""
+
+
+def test_ids_are_written_only_after_paragraphs_keeping_the_pages_bom_and_line_endings(tmp_path):
+    page = tmp_path / "page.md"
+    source = "\ufeff" + NOT_PARAGRAPHS.replace("\n", "\r\n")
+    page.write_bytes(source.encode())
+    assert paragraph_ids([str(page)]) == 0
+    written = page.read_bytes().decode()
+    assert written.startswith("\ufeff---\r\ntitle: A page\r\n---\r\n")
+    assert written.count("\n") == written.count("\r\n")  # no line left with a bare line feed
+    text = written.removeprefix("\ufeff").replace("\r\n", "\n")
+    assert text.split("\n---\n", 1)[0] == "---\ntitle: A page"
+    body = text.split("\n---\n", 1)[1]
+    html = BeautifulSoup(markdown.markdown(body, extensions=["attr_list", "tables"]), "html.parser")
+    assert "{" not in html.get_text(), html
+    assert [(e.name, e["id"]) for e in html.find_all(id=True)] == [
+        ("p", "p-a-paragraph"), ("p", "p-code-follows"), ("p", "p-an-item"), ("p", "p-its-own-paragraph"),
+        ("p", "p-last-words")]
+    assert selected(html, "pre code").get_text() == "indented code\n\nafter a blank\n"
+    assert paragraph_ids([str(page)]) == 0
+    assert page.read_bytes().decode() == written  # a second run finds every paragraph with its id

@@ -61,7 +61,7 @@ def test_each_page_and_whole_text_is_made_whichever_page_is_asked_for_first(tmp_
     assert data_of(index / "index.js")["pages"] == [
         [1, "page-0.js", "../"], [11, "page-1.js", "../page-2/"], [21, "page-2.js", "../page-3/"],
         [31, "page-3.js", "../page-4/"]]
-    deltas = data_of(index / "74.js")["text"]  # "t…" of a small index: "text 1", … but 5 and 35
+    deltas = dict(data_of(index / "74.js"))["text"]  # "t…" of a small index: "text 1", … but 5 and 35
     assert list(itertools.accumulate(deltas)) == [n for n in range(1, 41) if n not in (5, 35)]
     for n in (5, 35):  # written once their pages are made
         assert (tmp_path / "site" / layout.text_file_src(n)).read_text(encoding="utf-8") == LONG

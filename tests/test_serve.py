@@ -78,3 +78,16 @@ def test_serve_watches_a_transcript_outside_the_docs_folder(project):
         assert "a replaced gist link" in served(server, "transcript/")
     finally:
         server.stop()
+
+
+def test_serve_works_with_a_file_where_the_template_cache_goes(project, tmp_path):
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+    (temporary / f"_jinja2-cache-{os.getuid()}").write_text("another user's file")
+    server = Server(project, env={**ENV, "TMPDIR": str(temporary)})
+    try:
+        log = server.wait_for("Serving on")
+        assert "sm120 instructions." in served(server, "transcript/")
+    finally:
+        server.stop()
+    assert not any("Traceback" in line or "ERROR" in line for line in log), log

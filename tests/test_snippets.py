@@ -8,7 +8,10 @@ from bs4 import BeautifulSoup
 
 from conftest import selected
 from msgref import snippets as snippets_module
-from msgref.snippets import displayable, displayable_utf8, shorten, to_html
+from msgref.snippets import displayable, displayable_utf8, displayable_value, shorten, to_html
+
+# The bidirectional controls: embeddings, overrides, isolates, and the marks.
+BIDI_CODES = frozenset({0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
 
 
 def reference_shorten(text: str, limit: int) -> str:
@@ -56,6 +59,8 @@ def test_displayable_treats_every_code_point_by_the_rule():
         noncharacter = 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
         if 0x80 <= code <= 0x9F or 0xE000 <= code <= 0xE01F or 0xD800 <= code <= 0xDFFF or noncharacter:
             return "\ufffd"
+        if code in BIDI_CODES:  # shown by its code point
+            return f"\u27e8U+{code:04X}\u27e9"
         return chr(code)
 
     every = "".join(chr(code) for code in range(0x110000))
@@ -63,17 +68,35 @@ def test_displayable_treats_every_code_point_by_the_rule():
 
 
 def test_a_long_text_is_looked_at_in_utf8_first_and_that_look_misses_no_character():
-    # Every character the rule replaces starts, in UTF-8, with a byte the quick look looks for.
+    # Every character the rule replaces starts, in UTF-8, with a byte the quick look looks
+    # for, but the bidirectional controls, looked for in a text that is not ASCII.
     for code in range(0x110000):
         char = chr(code)
-        if displayable(char) != char and not 0xD800 <= code <= 0xDFFF:  # lone surrogates have no UTF-8
+        if displayable(char) != char and not 0xD800 <= code <= 0xDFFF and code not in BIDI_CODES:
             assert char.encode()[0] in snippets_module._STARTS_OF_UNDISPLAYABLE, hex(code)
     long = "a line of a long tool output — ✓\n" * 100
     assert displayable(long) is long
-    for odd, shown in [("\x1b", "\u241b"), ("\x85", "\ufffd"), ("\ud800", "\ufffd"), ("\U0010ffff", "\ufffd")]:
+    for odd, shown in [("\x1b", "\u241b"), ("\x85", "\ufffd"), ("\ud800", "\ufffd"), ("\U0010ffff", "\ufffd"),
+                       ("\u202e", "\u27e8U+202E\u27e9"), ("\u061c", "\u27e8U+061C\u27e9")]:
         assert displayable(long + odd) == long + shown
         assert displayable_utf8(long + odd) == (long + shown).encode()
     assert displayable_utf8(long) == long.encode() and displayable_utf8("\x1b") == "\u241b".encode()
+
+
+def test_a_long_text_found_displayable_is_not_looked_at_again_and_no_other_text_passes_for_it():
+    long = "a line — with a dash\n" * 200
+    dirty = long + "\u202e" + long
+    shown = displayable(dirty)
+    assert shown == long + "\u27e8U+202E\u27e9" + long and displayable(shown) is shown
+    assert displayable(long) is long and displayable(long) is long
+    for _ in range(20):  # texts of the same words, each a new one: each looked at
+        assert displayable("".join([long, "\u2066", long])) == long + "\u27e8U+2066\u27e9" + long
+
+
+def test_every_text_of_a_value_is_made_displayable_at_any_depth_keys_too():
+    value = {"description": "a\x00b\u202ec", "deep": [{"k\x1b": ["\u2066x", 1, None, 2.5, True]}]}
+    assert displayable_value(value) == {"description": "a\u2400b\u27e8U+202E\u27e9c",
+                                        "deep": [{"k\u241b": ["\u27e8U+2066\u27e9x", 1, None, 2.5, True]}]}
 
 
 def test_elements_are_written_as_the_standard_serializer_writes_them():

@@ -56,7 +56,7 @@
     if (!index.shards.includes(shard)) return [];
     const postings = await load(`${shard}.js`);
     const found = new Set();
-    for (const [term, deltas] of Object.entries(postings)) {
+    for (const [term, deltas] of postings) { // pairs, not an object: "__proto__" is a word too
       if (term === word || ([...word].length > 1 && term.startsWith(word))) {
         let n = 0;
         for (const delta of deltas) found.add((n += delta));

@@ -23,7 +23,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 
-from . import snippets, stranded, tags
+from . import hidden_characters, snippets, stranded, tags
 from .citations import Citation, CitationRegistry
 from .schema import Message
 
@@ -88,6 +88,7 @@ class MessageCitations(Extension):
     def __init__(self, build: CitingBuild):
         super().__init__()
         self.build = build
+        self.source_lines: list[str] = []  # the Markdown of the page being converted
 
     def report(self, line: int | None, problem: str) -> None:
         page = self.build.page
@@ -109,6 +110,7 @@ class MessageCitations(Extension):
         md.treeprocessors.register(EditorialMarksUnsearched(md), "msgref_editorial_marks", 5)
         # After stashed raw HTML and highlighted code are put back (30).
         md.postprocessors.register(StrandedTagReporter(md, self), "msgref_stranded_tags", 6)
+        md.postprocessors.register(HiddenReferences(md, self), "msgref_hidden_references", 6)
         md.postprocessors.register(MarkerRemover(md), "msgref_marker_remover", 5)
 
 
@@ -118,6 +120,7 @@ class LineMarkers(Preprocessor):
         self.extension = extension
 
     def run(self, lines: list[str]) -> list[str]:
+        self.extension.source_lines = lines
         return tags.mark_lines(lines, self.extension.build.page.first_line)
 
 
@@ -267,6 +270,7 @@ class SnippetPlacer(Treeprocessor):
         else:
             quote.set("id", citation)
         quote.set("class", quote.get("class", "") + " msg-snippet--full")
+        _as_written(quote)
         quote.tail = block.tail
         return quote
 
@@ -296,6 +300,7 @@ class SnippetPlacer(Treeprocessor):
             # first end tag of its name, so the <div> around them would end too soon.
             figure.attrib.update(snippets.NOT_SEARCHED)
             shown.append(figure)
+        _as_written(shown)
         return shown if len(shown) else None
 
     def _quotation(self, following: etree.Element | None) -> str:
@@ -316,6 +321,31 @@ class StrandedTagReporter(Postprocessor):
         for line, problem in stranded.stranded_tags(text):
             self.extension.report(line, problem)
         return text
+
+
+class HiddenReferences(Postprocessor):
+    """Warns of each character reference in the page's own text (not in code, where it
+    shows as written) that writes a control character or a bidirectional control, and
+    shows that character as a message's text does: by its Control Picture, its code point."""
+
+    def __init__(self, md: Markdown, extension: MessageCitations):
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, text: str) -> str:
+        return hidden_characters.REFERENCE_RE.sub(self._shown, text) if "&" in text else text
+
+    def _shown(self, reference: re.Match[str]) -> str:
+        char = hidden_characters.hidden_by(reference)
+        if char is None:
+            return reference.group()
+        written = reference.group()
+        lines = self.extension.source_lines
+        index = next((i for i, line in enumerate(lines) if written in line), None)
+        line = None if index is None else self.extension.build.page.first_line + index
+        self.extension.report(line, f"{written} writes U+{ord(char):04X}, a control character or a bidirectional "
+                                    "control, which no page shows: remove it, or write it as code")
+        return html.escape(snippets.displayable(char), quote=False)
 
 
 class MarkerRemover(Postprocessor):
@@ -345,6 +375,21 @@ def _is_alone(block: etree.Element, citations: _Found) -> bool:
         and not (block.text or "").strip()
         and not (link.tail or "").strip()
     )
+
+
+def _as_written(element: etree.Element) -> None:
+    """`element`, a message's snippet or quotation for the page's Markdown tree, made to
+    show its texts as written: Python-Markdown's serializer leaves "&" before what reads
+    as a character reference, so that "&#x202e;" in a message would write U+202E, a
+    bidirectional control, and "&lt;" a "<"; written "&amp;", each "&" shows as itself."""
+    for inner in element.iter():
+        if inner.text and "&" in inner.text:
+            inner.text = inner.text.replace("&", "&amp;")
+        if inner is not element and inner.tail and "&" in inner.tail:
+            inner.tail = inner.tail.replace("&", "&amp;")
+        for name, value in inner.attrib.items():
+            if "&" in value:
+                inner.set(name, value.replace("&", "&amp;"))
 
 
 def _plain_text(element: etree.Element, stash: Sequence[object] = ()) -> str:

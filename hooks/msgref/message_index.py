@@ -3,7 +3,7 @@
 A whole session may hold a million messages. Given to the site's search, they would make
 one index that every page of the site downloads whole, and that the build holds in memory
 to write. Here each word goes to the shard of its first two characters (of its first
-alone, in a small index), a small JSON file mapping the words to the numbers of the
+alone, in a small index), a small JSON file listing the words with the numbers of the
 messages holding them; a query loads the shards of its words, then the short texts of the
 messages it found, one file per transcript page; `index.js` lists the pages (first message
 number, file, address), how many characters name a shard, and the shards.
@@ -337,21 +337,23 @@ def _shards(lines: str, key_chars: int) -> dict[str, dict[str, list[_Piece]]]:
 
 
 def _write_shard(folder: str, name: str, pieces: dict[str, list[_Piece]]) -> None:
-    """A shard: each word with the numbers of its messages, in order, each written as its
-    difference from the one before (the first as itself), short in JSON. A page's
+    """A shard: a list of each word with the numbers of its messages, in order, each
+    written as its difference from the one before (the first as itself), short in JSON.
+    A list, not an object: in a JavaScript object, the key "__proto__" would set the
+    object's prototype rather than hold the word, which no search would then find. A page's
     differences are written as the page gave them, after the difference of its first
     number from the last of the page before (pages hold runs of numbers that do not
     overlap, but may be given in any order)."""
     with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
-        file.write(f'{LOADED}("{name}", {{')
+        file.write(f'{LOADED}("{name}", [')
         for count, word in enumerate(sorted(pieces)):
-            file.write(("," if count else "") + json.dumps(word, ensure_ascii=False) + ":[")
+            file.write(("," if count else "") + "[" + json.dumps(word, ensure_ascii=False) + ",[")
             before = 0
             for start, (first, last, rest) in enumerate(sorted(pieces.pop(word))):
                 file.write(f"{',' if start else ''}{first - before}{',' if rest else ''}{rest}")
                 before = last
-            file.write("]")
-        file.write("});\n")
+            file.write("]]")
+        file.write("]);\n")
 
 
 def _excerpt(text: str, chars: int) -> str:

@@ -27,6 +27,8 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AMP_SUBSTITUTE
 from pymdownx.superfences import highlight_validator  # type: ignore[import-untyped]  # pymdownx ships no type hints
 
+from .hidden_characters import REFERENCE_RE, hidden_by
+from .snippets import displayable
 from .tool_views import HIGHLIGHT_SECONDS, lexer_for, tokens_in_time
 
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
@@ -180,9 +182,10 @@ class MessageMarkdown:
         self._converter.reset()
         self._highlight_until = time.monotonic() + HIGHLIGHT_SECONDS
         try:
-            return self._converter.convert(text)
+            converted = self._converter.convert(text)
         except _TooCostly:
             return plain_paragraphs(text)
+        return REFERENCE_RE.sub(_shown_reference, converted) if "&" in converted else converted
 
     def _fenced_code(self, source: str, language: str, class_name: str, options: dict[str, Any],
                      md: markdown.Markdown, **attributes: Any) -> str:
@@ -197,6 +200,14 @@ class MessageMarkdown:
         fences = cast(Any, md.preprocessors["fenced_code_block"])  # superfences' own, with its highlighter
         return str(fences.highlight(src=source, language=language, options=options, md=md, classes=[], id_value="",
                                     attrs={}))
+
+
+def _shown_reference(reference: re.Match[str]) -> str:
+    """A character reference of the text, which Markdown keeps as it is, shown as the
+    character it writes would be: a control character or a bidirectional control as
+    `snippets.displayable` shows it, any other left to the browser."""
+    char = hidden_by(reference)
+    return reference.group() if char is None else html.escape(displayable(char), quote=False)
 
 
 def has_syntax(text: str) -> bool:

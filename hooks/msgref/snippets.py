@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 import orjson
 
+from . import hidden_characters
 from .schema import Message, holds_float
 
 SNIPPET_CHARS = 280
@@ -30,12 +31,15 @@ SPEAKER_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "unk
 # STX and ETX, which would let raw HTML stored on the page back in), which show as their
 # Control Pictures (␀, ␛, ␡); and, as U+FFFD, the C1 controls, this package's line
 # marks, lone surrogates (which cannot be written as UTF-8) and the noncharacters
-# (U+FFFE, U+FFFF, ...). The expression lists the characters outside the Basic
+# (U+FFFE, U+FFFF, ...); and the bidirectional controls, which would set the words
+# around them in another order than they are stored, as their code points
+# (`hidden_characters`). The expression lists the characters outside the Basic
 # Multilingual Plane as one range and tells their noncharacters apart in `_visible`:
 # listing those one by one makes every search ten times slower, which matters for tool
 # outputs of hundreds of kilobytes.
 _NOT_DISPLAYABLE_RE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\ue01f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U00010000-\U0010ffff]"
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\ue01f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U00010000-\U0010ffff"
+    f"{hidden_characters.BIDI_CONTROLS}]"
 )
 
 
@@ -44,22 +48,54 @@ def _visible(match: re.Match[str]) -> str:
     code = ord(char)
     if code > 0xFFFF:  # another plane: only its last two code points are noncharacters
         return "\ufffd" if code & 0xFFFE == 0xFFFE else char
-    return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
+    if code < 0x20:
+        return chr(0x2400 + code)
+    if code == 0x7F:
+        return "\u2421"
+    return "\ufffd" if code < 0xA0 or code >= 0xD800 else hidden_characters.shown(char)
 
 
-# In UTF-8, every character the expression above matches starts with one of these bytes;
-# no other byte does. Looking for them in a text's UTF-8 takes a tenth of the time of the
-# expression's search, and most long texts (tool outputs) hold none.
+# In UTF-8, every character the expression above matches but the bidirectional controls
+# starts with one of these bytes; no other byte does. Looking for them in a text's UTF-8
+# takes a tenth of the time of the expression's search, and most long texts (tool
+# outputs) hold none. A bidirectional control is looked for only in a text that is not
+# ASCII, which Python knows at once.
 _STARTS_OF_UNDISPLAYABLE = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F, 0xC2, 0xED, 0xEE, 0xEF,
                                   *range(0xF0, 0xF5)])
 _OTHER_BYTES = bytes(byte for byte in range(256) if byte not in _STARTS_OF_UNDISPLAYABLE)
 _LOOK_FIRST_CHARS = 2000  # a shorter text is searched at once
 
 
+# The last long texts found displayable, by their ids: a tool's input is made displayable
+# whole before its view shows some of its texts, which asks again (see `displayable_value`).
+# Held here, a text's id is its own.
+_KNOWN_DISPLAYABLE: dict[int, str] = {}
+_KNOWN_DISPLAYABLE_TEXTS = 8
+
+
 def displayable(text: str) -> str:
-    if len(text) >= _LOOK_FIRST_CHARS and _utf8_if_displayable(text) is not None:
+    if len(text) < _LOOK_FIRST_CHARS:
+        return _NOT_DISPLAYABLE_RE.sub(_visible, text)
+    if _KNOWN_DISPLAYABLE.get(id(text)) is text:
         return text
-    return _NOT_DISPLAYABLE_RE.sub(_visible, text)
+    shown = text if _utf8_if_displayable(text) is not None else _NOT_DISPLAYABLE_RE.sub(_visible, text)
+    if len(_KNOWN_DISPLAYABLE) >= _KNOWN_DISPLAYABLE_TEXTS:
+        _KNOWN_DISPLAYABLE.clear()
+    _KNOWN_DISPLAYABLE[id(shown)] = shown
+    return shown
+
+
+def displayable_value(value: object) -> object:
+    """`value`, a JSON value such as a tool's input, with every text in it displayable: at
+    any depth, and its mappings' keys too."""
+    if isinstance(value, str):
+        return displayable(value)
+    if isinstance(value, dict):
+        return {displayable(key) if isinstance(key, str) else key: displayable_value(item)
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [displayable_value(item) for item in value]
+    return value
 
 
 def displayable_utf8(text: str) -> bytes:
@@ -75,7 +111,9 @@ def _utf8_if_displayable(text: str) -> bytes | None:
         encoded = text.encode()
     except UnicodeEncodeError:  # a lone surrogate
         return None
-    return None if encoded.translate(None, _OTHER_BYTES) else encoded
+    if encoded.translate(None, _OTHER_BYTES) or (not text.isascii() and hidden_characters.holds_bidi_control(text)):
+        return None
+    return encoded
 
 
 def shorten(text: str, limit: int) -> str:

@@ -29,14 +29,34 @@ MARKER_RE = f"{MARK_OPEN}(?P<line>[{_DIGITS}]+){MARK_CLOSE}"
 _ANY_MARKER_CHAR_RE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}{_DIGITS}]")
 
 # A tag, or an attempt at one: `[msg N]` itself, and the near misses `<msg id=N]`,
-# `[msg N` (unclosed), `[msgN]`, `[MSG N]`, `[message N]`, and any of these with a
-# number that is no message number (`[msg 05852]`, `[msg ５８５２]`, `[msg -1]`,
-# `[msg 0x16DC]`), with spaces that are not plain ones, or broken across two lines.
+# `[msg N` (unclosed), `[msgN]`, `[MSG N]`, `[message N]`, `[msg #N]`, `[msg:N]`, and any
+# of these with a number that is no message number (`[msg 05852]`, `[msg ５８５２]`,
+# `[msg ⁵⁸⁵²]`, `[msg 5,852]`, `[msg -1]`, `[msg 0x16DC]`), with spaces that are not plain
+# ones, broken across two lines, or written with characters that look like its own: a
+# full-width bracket or letter (`［msg 5852］`, `[ｍsg 5852]`), a Cyrillic one (`[мsg 5852]`).
 _SPACE = "(?:[^\\S\\n]|[\u200b\u200c\u200d\u2060\ufeff])"  # white space but a line break, and zero-width spaces
 _GAP = f"{_SPACE}*(?:\\n{_SPACE}*)?"
-_OPENING = f"(?i:<{_GAP}msg{_SPACE}+id{_GAP}={_GAP}|\\[{_GAP}msg{_GAP}|\\[{_GAP}message{_GAP})"
-_NUMBER = r"[-+]?\d\w*"  # \d and \w take the digits of every script, such as full-width ones
-_CLOSING = f"(?:{_GAP}[\\]>])?"
+# Each letter of the tags' words, with the letters that look like it: full-width, Cyrillic, Latin.
+LOOK_ALIKES = {"m": "\uff4d\u043c", "s": "\uff53\u0455", "g": "\uff47\u0261", "e": "\uff45\u0435",
+               "a": "\uff41\u0430", "i": "\uff49\u0456", "d": "\uff44\u0501"}
+_LOOKS_LIKE = {alike: letter for letter, alikes in LOOK_ALIKES.items() for alike in alikes + alikes.upper()}
+
+
+def _word(word: str) -> str:
+    return "".join(f"[{letter}{LOOK_ALIKES[letter]}]" for letter in word)
+
+
+_OPEN_BRACKET, _CLOSE_BRACKET = "[\\[\uff3b]", "[\\]>\uff3d]"
+# Written between the word and the number: `#`, `:`, `=`, `.`, `№`, and their full-width forms.
+_SEPARATOR = f"(?:[#:=.\u2116\uff03\uff1a\uff1d]{_GAP})?"
+_OPENING = (f"(?i:<{_GAP}{_word('msg')}{_SPACE}+{_word('id')}{_GAP}={_GAP}"
+            f"|{_OPEN_BRACKET}{_GAP}(?:{_word('msg')}|{_word('message')}){_GAP}{_SEPARATOR})")
+# Digits of every script (\d: full-width ones too), superscript and subscript digits.
+_DIGIT = "[\\d\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089]"
+# A thousands separator: a comma, a point, an apostrophe, a space of any width.
+_THOUSANDS = "[,.'\u2019 \u00a0\u2009\u202f]"
+_NUMBER = f"[-+]?{_DIGIT}\\w*(?:{_THOUSANDS}{_DIGIT}{{3}}(?!\\w))*"
+_CLOSING = f"(?:{_GAP}{_CLOSE_BRACKET})?"
 CANDIDATE_RE = re.compile(f"{_OPENING}(?P<number>{_NUMBER}){_CLOSING}")
 # A tag or near miss as the inline patterns see it, with its marker after the number.
 MARKED_TAG_RE = f"\\[msg (0|[1-9][0-9]{{0,18}})(?:{MARKER_RE})?\\]"
@@ -103,20 +123,28 @@ def strip_markers(text: str) -> str:
 def near_miss_problem(text: str) -> str:
     """What to tell the author of a near miss such as `[msg5852]`: how it differs from a
     tag, naming any character that cannot be seen by its code point, and the tag to write."""
-    number = next(re.finditer(_NUMBER, text)).group()  # every near miss holds one
+    written = _NUMBER_RE.search(text)
+    assert written is not None  # every near miss holds one
+    number = written.group()
     shown = "".join(_visible(char) for char in text)
     if len(shown) > 60:  # a number of thousands of digits: its start and end say enough
         shown = f"{shown[:40]}…{shown[-10:]}"
-    found: list[str] = []
+    found = _look_alikes(text[: written.start()])
+    if "\uff3d" in text[written.end() :]:
+        found.append(f"{_code_point(chr(0xFF3D))} is not ']'")
     n: int | None = None
     digits = number.lstrip("+-")
+    if separator := _THOUSANDS_RE.search(digits):
+        found.append(f"its number has a thousands separator ({_visible(separator.group())!r})")
+        digits = _THOUSANDS_RE.sub("", digits)
+    values = [unicodedata.digit(char, None) for char in digits]
     if len(digits) > 19:
         found.append("its number is longer than any message number")
     elif re.fullmatch(r"0[xX][0-9a-fA-F]+", digits):
         found.append(f"{number} is hexadecimal")
         n = int(digits, 16)
-    elif digits.isdecimal():
-        n = int(digits)
+    elif all(value is not None for value in values):
+        n = int("".join(str(value) for value in values))
         if not digits.isascii():
             odd = next(char for char in digits if not char.isascii())
             found.append(f"its digits are not ASCII digits ({_code_point(odd)})")
@@ -135,6 +163,26 @@ def near_miss_problem(text: str) -> str:
     found += [f"{_code_point(char)} is not a plain space" for char in unusual]
     advice = f"; write [msg {n}]" if n else "" if number[0] == "-" else "; write the message number in ASCII digits"
     return f"'{shown}' looks like a message tag" + (f", but {' and '.join(found)}" if found else "") + advice
+
+
+_NUMBER_RE = re.compile(_NUMBER)
+_THOUSANDS_RE = re.compile(_THOUSANDS)
+
+
+def _look_alikes(opening: str) -> list[str]:
+    """What the opening of a near miss, up to its number, writes in characters that look
+    like those of a tag: a letter of another alphabet or full-width, a full-width
+    bracket; and a sign between the word and the number."""
+    found: list[str] = []
+    for char in dict.fromkeys(opening):
+        if char in _LOOKS_LIKE:
+            found.append(f"{_code_point(char)} is not the letter {_LOOKS_LIKE[char]}")
+        elif char in "\uff3b":
+            found.append(f"{_code_point(char)} is not '['")
+    sign = re.search(f"[#:=.\u2116\uff03\uff1a\uff1d]{_GAP}$", opening)
+    if sign and not opening.startswith("<"):  # `<msg id=N]`: its "=" is its own
+        found.append(f"{sign.group()[0]!r} stands before its number")
+    return found
 
 
 def _is_invisible(char: str) -> bool:

@@ -26,7 +26,7 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import _TokenType
 from pygments.util import ClassNotFound
 
-from .snippets import displayable, indented_json, to_html
+from .snippets import displayable, displayable_value, indented_json, to_html
 
 # Longer outputs and files are folded, their size in the fold's label.
 FOLDED_LINES = 12
@@ -67,6 +67,7 @@ TODO_MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
 
 def tool_call_html(name: str, tool_input: object) -> str:
     """A tool call as HTML: the view of its tool, or its name and input, folded."""
+    tool_input = displayable_value(tool_input)  # every field, the ones a view shows as they are too
     view = _VIEWS.get(name)
     shown = view(tool_input) if view else None
     if shown is None:

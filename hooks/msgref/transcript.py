@@ -6,6 +6,7 @@ import bisect
 import codecs
 import json
 import os
+import re
 import stat as file_types
 import sys
 from array import array
@@ -16,7 +17,7 @@ from typing import Any, BinaryIO, cast
 
 import orjson  # reads JSON several times faster than the standard library
 
-from .schema import MAX_NESTING, Message, holds_float, message_from_record, record_problem, shown_key
+from .schema import FIELD_TYPES, MAX_NESTING, Message, holds_float, message_from_record, record_problem
 from .seal import SealCheck
 
 
@@ -306,6 +307,54 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return record
 
 
+def _repeated_key_problem(key: str, line: str) -> str:
+    """What to say of `key`, given twice in one object of `line`: a field of the record
+    by its name; any other key, which is the log's and may be a secret, by where it is
+    written, never by itself."""
+    if key in FIELD_TYPES:
+        return f"the key {key!r} appears twice in one object"
+    columns = _repeated_key_columns(key, line)
+    at = f" (at columns {columns[0]} and {columns[1]})" if columns else ""
+    return f"a key appears twice in one object{at}; a key of the log is not shown, as it may be a secret"
+
+
+_JSON_STRING_OR_BRACKET_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+_COLON_RE = re.compile(r"\s*:")
+
+
+def _repeated_key_columns(key: str, line: str) -> tuple[int, int] | None:
+    """The columns of the first two times `key` is written in one object of `line`, a
+    line of JSON: its strings and brackets followed, each object told apart."""
+    objects: list[int | None] = []  # the open objects' numbers; None for a list
+    first: dict[int, int] = {}  # an object's number -> the column of the key in it
+    opened = 0
+    for token in _JSON_STRING_OR_BRACKET_RE.finditer(line):
+        text = token.group()
+        if text == "{":
+            objects.append(opened)
+            opened += 1
+        elif text == "[":
+            objects.append(None)
+        elif text in "]}":
+            if objects:
+                objects.pop()
+        elif objects and objects[-1] is not None and _COLON_RE.match(line, token.end()) and _text_of(text) == key:
+            column = token.start() + 1
+            if objects[-1] in first:
+                return first[objects[-1]], column
+            first[objects[-1]] = column
+    return None
+
+
+def _text_of(string: str) -> str | None:
+    """The text of a JSON string as written; None if it is none (past where the parser stopped)."""
+    try:
+        text = json.loads(string)
+    except ValueError:
+        return None
+    return text if isinstance(text, str) else None
+
+
 _BLANK = object()  # what a blank line holds
 
 
@@ -321,7 +370,7 @@ def _record_of_line(raw: bytes, where: str) -> object:
     try:
         return json.loads(line, object_pairs_hook=_unique_keys)
     except _RepeatedKey as repeated:
-        raise TranscriptError(f"{where}: the key {shown_key(repeated.args[0])} appears twice in one object") from None
+        raise TranscriptError(f"{where}: {_repeated_key_problem(repeated.args[0], line)}") from None
     except json.JSONDecodeError as error:
         raise TranscriptError(f"{where}: not valid JSON: {error.msg} (column {error.colno})") from None
     except ValueError:  # an integer past Python's limit on the digits of one number

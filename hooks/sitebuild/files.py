@@ -112,10 +112,17 @@ def check_page_texts(paths: Iterable[str], project_dir: str) -> None:
         if control := _CONTROL_BYTE.search(data):  # no text holds one; HTML may not
             line = data.count(b"\n", 0, control.start()) + 1
             raise PageError(f"{name}:{line}: a control character (U+{control.group()[0]:04X}): remove it")
+        if bidi := _BIDI_CONTROL_BYTES.search(data):  # they would set the words around them in another order
+            line = data.count(b"\n", 0, bidi.start()) + 1
+            code = ord(bidi.group().decode())
+            raise PageError(f"{name}:{line}: a bidirectional control (U+{code:04X}), which reorders the words "
+                            "around it: remove it")
 
 
 # The C0 control characters but tab, line feed, carriage return and form feed, and DEL.
 _CONTROL_BYTE = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+# The bidirectional controls (`msgref.hidden_characters.BIDI_CONTROLS`) in UTF-8.
+_BIDI_CONTROL_BYTES = re.compile(rb"\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]|\xd8\x9c")
 
 
 def _link_to_a_folder_above_it(path: str, project_dir: str) -> str | None:

@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlsplit
 
 from essaycite.authors import Author, AuthorError, parse_authors, parse_person
 from essaycite.metadata import EssayMetadata
+from msgref.hidden_characters import BIDI_RE, hidden_reference
 
 
 class SettingsError(ValueError):
@@ -73,9 +74,14 @@ def _site_folder(value: object) -> str:
     # scheme, `%2e%2e` as `..`, `a?b` and `a#b` as a query and an anchor.
     if not all(re.fullmatch(r"[\w.-]+", part) for part in parts):
         raise _Invalid("expected a folder whose names hold letters, digits, '-', '_' and '.' only, such as transcript")
+    if any(len(part.encode()) > NAME_BYTES for part in parts):
+        raise _Invalid(f"expected folder names of at most {NAME_BYTES} bytes, the most a file system holds")
     if parts[0] in RESERVED_FOLDERS or parts[-1].endswith((".html", ".xml", ".gz", ".json")):
         raise _Invalid(f"expected a folder of its own: {parts[0]} is the site's, or the theme's")
     return "/".join(parts)
+
+
+NAME_BYTES = 255  # the longest name of a file or folder that common file systems hold
 
 
 # The folders and files of the site at its root that the build or the theme writes.
@@ -173,6 +179,7 @@ def _encodable(value: object) -> bool:
 
 UNENCODABLE = "expected text that UTF-8 can encode"
 CONTROL_CHARACTERS = "expected text without control characters"
+BIDI_CONTROLS = "expected text without bidirectional controls (such as U+202E), which reorder the words around them"
 MARKUP = 'expected text without <, > or " (the theme writes it into the pages as HTML)'
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _MARKUP_RE = re.compile(r'[<>"]')
@@ -187,15 +194,31 @@ SITE_TEXT_AS_IS = ("site_name", "site_url")
 
 def text_problem(value: object) -> str | None:
     """What keeps a setting's text (in its lists and mappings too) from a page: text UTF-8
-    cannot encode, or control characters; None if nothing does."""
+    cannot encode, control characters or bidirectional controls; None if nothing does."""
     if isinstance(value, str):
         if not _encodable(value):
             return UNENCODABLE
-        return CONTROL_CHARACTERS if _CONTROL_RE.search(value) else None
+        if _CONTROL_RE.search(value):
+            return CONTROL_CHARACTERS
+        return BIDI_CONTROLS if BIDI_RE.search(value) else None
     if isinstance(value, Mapping):
         return next((p for key, item in value.items() if (p := text_problem(key) or text_problem(item))), None)
     if isinstance(value, (list, tuple)):
         return next((p for item in value if (p := text_problem(item))), None)
+    return None
+
+
+def markup_problem(text: str) -> str | None:
+    """What keeps text that the theme writes as HTML from a page: markup, or a character
+    reference that writes a control character or a bidirectional control."""
+    return MARKUP if _MARKUP_RE.search(text) else reference_problem(text)
+
+
+def reference_problem(text: str) -> str | None:
+    """What keeps HTML from a page: a character reference in it that writes a control
+    character or a bidirectional control."""
+    if reference := hidden_reference(text):
+        return f"expected text without {reference}, which writes a control character or a bidirectional control"
     return None
 
 
@@ -206,14 +229,16 @@ def check_site_text(config: Mapping[str, Any], config_name: str = "mkdocs.yml") 
     for name in SITE_TEXT:
         value = config.get(name)
         problem = text_problem(value)
-        if problem is None and name in SITE_TEXT_AS_IS and isinstance(value, str) and _MARKUP_RE.search(value):
-            problem = MARKUP
+        if problem is None and name in SITE_TEXT_AS_IS and isinstance(value, str):
+            problem = markup_problem(value)
+        if problem is None and name == "copyright" and isinstance(value, str):  # HTML by the theme's design
+            problem = reference_problem(value)
         if problem is None and name == "site_url" and isinstance(value, str):
             problem = _site_url_problem(value)
         if problem:
             raise SettingsError(f"{config_name}: {name}: {problem}, found {value!r}")
     for title in _nav_titles(config.get("nav")):
-        if problem := text_problem(title) or (MARKUP if _MARKUP_RE.search(title) else None):
+        if problem := text_problem(title) or markup_problem(title):
             raise SettingsError(f"{config_name}: nav: {problem}, found {title!r}")
 
 
@@ -235,7 +260,7 @@ def title_problem(title: object) -> str | None:
     it unescaped into the page's <title> and the navigation; None if nothing does."""
     if not isinstance(title, str):
         return None
-    return text_problem(title) or (MARKUP if _MARKUP_RE.search(title) else None)
+    return text_problem(title) or markup_problem(title)
 
 
 def _nav_titles(nav: object) -> list[str]:

@@ -108,9 +108,10 @@ def _check_writable(site_dir: str) -> None:
         raise PageError(f"{site_dir}: the site's folder cannot be written: {error.strerror}") from None
 
 
-# Errors of a disk or its permissions, rather than of the build: full, read-only, refused.
+# Errors of a disk or its permissions, rather than of the build: full, read-only, refused,
+# or a path longer than the file system holds.
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM,
-                            errno.EIO})
+                            errno.EIO, errno.ENAMETOOLONG})
 
 
 def output_problem(error: BaseException) -> str | None:
