@@ -15,6 +15,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import build, entry_of, selected, soup
+from essaycite.cff import what_differs
 from msgref.fence_options import LINE_NUMBER_DIGITS, highlighted_ranges
 from msgref.message_markdown import MessageMarkdown
 from msgref.tool_views import DIFFED_CALL_LINES, DIFFED_EDITS, DIFFED_LINES, tool_call_html
@@ -186,6 +187,10 @@ def test_a_problem_is_cut_to_one_line_to_read():
     cut = problem_line(problem)
     assert len(cut) <= PROBLEM_CHARS and cut.startswith("mkdocs.yml: site_author: Ann Smith")
     assert cut.endswith("reads as more than one author") and problem_line("short") == "short"
+
+
+def test_a_citation_file_holding_a_number_of_thousands_of_digits_is_written_anew():
+    assert what_differs(f"cff-version: {'1' * 5_000}\n", "cff-version: 1.2.0\n") == "it was not valid YAML"
 
 
 # --- in real builds ---------------------------------------------------------------------
