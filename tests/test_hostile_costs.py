@@ -12,6 +12,7 @@ import re
 
 import pymdownx.highlight  # type: ignore[import-untyped]  # pymdownx ships no type hints
 import pytest
+import yaml
 from bs4 import BeautifulSoup
 
 from conftest import build, entry_of, selected, soup
@@ -19,6 +20,7 @@ from essaycite.cff import what_differs
 from msgref.fence_options import LINE_NUMBER_DIGITS, highlighted_ranges
 from msgref.message_markdown import MessageMarkdown
 from msgref.tool_views import DIFFED_CALL_LINES, DIFFED_EDITS, DIFFED_LINES, tool_call_html
+from sitebuild.config_file import read_config
 from sitebuild.settings import (
     PROBLEM_CHARS,
     SHOWN_CHARS,
@@ -191,6 +193,17 @@ def test_a_problem_is_cut_to_one_line_to_read():
 
 def test_a_citation_file_holding_a_number_of_thousands_of_digits_is_written_anew():
     assert what_differs(f"cff-version: {'1' * 5_000}\n", "cff-version: 1.2.0\n") == "it was not valid YAML"
+
+
+def test_mkdocs_yml_read_by_the_scripts_names_the_line_of_a_long_number_or_of_an_alias(tmp_path):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"site_name: x\nextra:\n  essay:\n    edition: {'1' * 5_000}\n")
+    with pytest.raises(yaml.YAMLError, match=r"more digits than can be read\n.*line 4"):
+        read_config(config)
+    lines, alias = laughs(6)
+    config.write_text(f"site_name: x\n{lines}extra: {alias}\n")
+    with pytest.raises(SettingsError, match=r"^mkdocs\.yml:6: the aliases up to \*l3 repeat"):
+        read_config(config)
 
 
 # --- in real builds ---------------------------------------------------------------------

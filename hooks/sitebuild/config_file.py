@@ -32,7 +32,18 @@ def _environment_value(loader: _Loader, node: yaml.Node) -> Any:
     return default
 
 
+def _integer(loader: _Loader, node: yaml.Node) -> Any:
+    """A YAML integer; one of more digits than Python reads (4,300) is a problem on its
+    line, not a ValueError from within the reader."""
+    try:
+        return loader.construct_yaml_int(node)  # type: ignore[arg-type]  # the stubs want a ScalarNode, which an int is
+    except ValueError:
+        raise yaml.constructor.ConstructorError(None, None, "a number of more digits than can be read",
+                                                node.start_mark) from None
+
+
 _Loader.add_constructor("!ENV", _environment_value)
+_Loader.add_constructor("tag:yaml.org,2002:int", _integer)
 
 
 def read_config(path: str | os.PathLike[str]) -> dict[str, Any]:
