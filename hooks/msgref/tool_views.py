@@ -55,6 +55,9 @@ DIFFED_LINES = 2_000
 # all (1,500 edits, each under DIFFED_LINES, took 72 s); the rest are shown whole, folded.
 DIFFED_EDITS = 200
 DIFFED_CALL_LINES = 10_000
+# A to-do list's first items are a checklist, the rest shown as the call gives them,
+# folded: a list of 100,000 items took 180 MB as elements.
+TODO_ITEMS = 1_000
 # The longest file name most file systems allow: a longer "name" is no file's, and
 # matching it against every lexer's patterns took a second for a megabyte.
 _NAME_CHARS = 255
@@ -187,7 +190,7 @@ def _todos(tool_input: object) -> list[etree.Element | str] | None:
             isinstance(todo, dict) and isinstance(todo.get("content"), str) for todo in todos):
         return None
     checklist = etree.Element("ul", {"class": "msg-todos"})
-    for todo in todos:
+    for todo in todos[:TODO_ITEMS]:
         status = todo.get("status")
         known = isinstance(status, str) and status in TODO_MARKS  # a list or an object is no status
         item = etree.SubElement(checklist, "li", {"class": f"msg-todo msg-todo--{status}" if known else "msg-todo"})
@@ -197,7 +200,11 @@ def _todos(tool_input: object) -> list[etree.Element | str] | None:
         if isinstance(status, str) and status != "pending":
             state = etree.SubElement(item, "span", {"class": "msg-todo__status"})
             state.text = f" ({displayable(status.replace('_', ' '))})"
-    return [checklist]
+    if len(todos) <= TODO_ITEMS:
+        return [checklist]
+    rest = indented_json(todos[TODO_ITEMS:])
+    note = f"{len(todos) - TODO_ITEMS:,} more items, past the {TODO_ITEMS:,} a checklist shows, as the call gives them:"
+    return [checklist, _paragraph("msg-tool__note", note), _folded_text(rest, f"The other items ({_size(rest)})")]
 
 
 def _task(tool_input: object) -> list[etree.Element | str] | None:

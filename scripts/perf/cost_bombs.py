@@ -14,7 +14,8 @@ repository's), so that another checkout's can be measured beside this one's.
 
 The cases: a thinking of a fence whose `hl_lines` repeat a range 3,000 times over
 22,000 empty lines (in one message, and in three); a MultiEdit of 1,500 edits, each
-under the diff's limit; a page whose front matter title is a YAML "billion laughs"
+under the diff's limit; a TodoWrite of 100,000 items (its cost grows with it, no faster);
+a page whose front matter title is a YAML "billion laughs"
 (9**9 values); the same in mkdocs.yml, under extra.transcript.redact_allow, of 9**7
 values and of 9**9; a quoted edition of 5,000 digits.
 """
@@ -107,6 +108,8 @@ CASES: dict[str, Callable[[Path, Path], Path]] = {
         folder, hooks, [said(n, thinking=fence_thinking()) for n in (1, 2, 3)], page=PAGE + "[msg 2] [msg 3]\n"),
     "multiedit-1500": lambda folder, hooks: project(
         folder, hooks, [said(1, text="", tool_name="MultiEdit", tool_input=many_edits())]),
+    "todowrite-100k": lambda folder, hooks: project(folder, hooks, [said(1, text="", tool_name="TodoWrite", tool_input={
+        "todos": [{"content": f"item {i}", "status": "pending"} for i in range(100_000)]})]),
     "front-matter-9^9": lambda folder, hooks: project(folder, hooks, [said(1)], page=front_matter_laughs()),
     "mkdocs.yml-9^7": lambda folder, hooks: project(folder, hooks, [said(1)], extra=settings_laughs(7)),
     "mkdocs.yml-9^9": lambda folder, hooks: project(folder, hooks, [said(1)], extra=settings_laughs(9)),
