@@ -25,6 +25,7 @@ from mkdocs.structure.toc import AnchorLink
 from sitebuild.author_images import is_image, write_images
 from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
+from sitebuild.config_file import check_aliases
 from sitebuild.files import (
     ITS_COPY,
     check_links,
@@ -37,7 +38,7 @@ from sitebuild.files import (
 )
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.page_list import show_transcript_page
-from sitebuild.settings import check_site_text, title_problem
+from sitebuild.settings import check_site_text, problem_line, shown, title_problem
 from sitebuild.site_config import nav_problems, read_site_config, title_setting_problems
 from sitebuild.site_folder import SITE_FOLDER, holds_a_source, output_problem, remove_links
 from sitebuild.site_pages import NOTE_ON_THE_TEXT, PageError
@@ -63,7 +64,7 @@ def _reported(event: Callable[Params, Result]) -> Callable[Params, Result]:
         try:
             return event(*args, **kwargs)
         except PROBLEMS as error:
-            raise PluginError(str(error)) from None
+            raise PluginError(problem_line(str(error))) from None
         except OSError as error:
             if problem := output_problem(error):  # a file of the site that cannot be written: a full disk
                 raise PluginError(problem) from None
@@ -79,6 +80,9 @@ def on_startup(command: str, dirty: bool) -> None:
 
 @_reported
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    if config.config_file_path:
+        with open(config.config_file_path, encoding="utf-8") as file:
+            check_aliases(file.read(), os.path.basename(config.config_file_path))
     check_site_text(config)  # a site that is no essay writes them too, and reads no essay's metadata
     site = read_site_config(config, _project_dir(config))  # a bad setting stops the build here, before any page
     for problem in [*nav_problems(config.nav), *title_setting_problems(config)]:
@@ -154,7 +158,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     build = SiteBuild.of(config.markdown_extensions)
     build.begin_page(page.file.src_uri, source, markdown)
     if problem := title_problem(page.meta.get("title")):
-        raise PageError(f"{build.page.display_path}: front matter: title: {problem}, found {page.meta['title']!r}")
+        raise PageError(f"{build.page.display_path}: front matter: title: {problem}, found {shown(page.meta['title'])}")
     return markdown
 
 

@@ -6,6 +6,7 @@ not computed (these tests bound the work done, not the time: speed is benchmarke
 from __future__ import annotations
 
 import difflib
+import json
 
 import markdown.blockparser
 import pytest
@@ -16,7 +17,7 @@ from msgref import message_markdown, tool_views
 from msgref.conversation import ConversationView
 from msgref.message_markdown import MessageMarkdown, plain_paragraphs, too_costly
 from msgref.schema import Message
-from msgref.tool_views import DIFFED_LINES, lexer_for, tool_call_html
+from msgref.tool_views import DIFFED_LINES, TODO_ITEMS, lexer_for, tool_call_html
 
 MARKDOWN = MessageMarkdown()
 
@@ -205,7 +206,10 @@ def test_deep_and_big_tool_inputs_are_shown_whole():
         nested = {"k": [nested]} if isinstance(nested, str) else {"k": nested}
     assert "msg-fold" in tool_call_html("mcp__tool", nested)
     todos = [{"content": f"item {i}", "status": "pending"} for i in range(10_000)]
-    assert tool_call_html("TodoWrite", {"todos": todos}).count("<li") == 10_000
+    checklist = BeautifulSoup(tool_call_html("TodoWrite", {"todos": todos}), "html.parser")
+    assert len(checklist.select("li")) == TODO_ITEMS  # the rest as the call gives them, folded
+    assert json.loads(selected(checklist, "details.msg-fold pre").text) == todos[TODO_ITEMS:]
+    assert selected(checklist, "p.msg-tool__note").text.startswith(f"{10_000 - TODO_ITEMS:,} more items")
     written = "x = 1\n" * 800_000  # 5 MB: not highlighted, folded
     page = BeautifulSoup(tool_call_html("Write", {"file_path": "a.py", "content": written}), "html.parser")
     assert page.find("div", class_="highlight") is None and selected(page, "details pre").text == written

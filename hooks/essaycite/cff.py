@@ -93,7 +93,7 @@ def what_differs(current: str | None, wanted: str) -> str | None:
         return None
     try:
         field = _first_difference(yaml.safe_load(current), yaml.safe_load(wanted))
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: a number of more digits than Python reads
         return "it was not valid YAML"
     return "its comments or layout differed" if field is None else f"its {field} differed"
 

@@ -27,6 +27,7 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AMP_SUBSTITUTE
 from pymdownx.superfences import highlight_validator  # type: ignore[import-untyped]  # pymdownx ships no type hints
 
+from .fence_options import bounded_line_options
 from .hidden_characters import REFERENCE_RE, hidden_by
 from .snippets import displayable
 from .tool_views import HIGHLIGHT_SECONDS, lexer_for, tokens_in_time
@@ -193,13 +194,14 @@ class MessageMarkdown:
         tool_views.HIGHLIGHTED_LANGUAGES while the text's time lasts (else as text), and
         without the id, classes and attributes its opening line may give
         (```{.python #id .class}): superfences writes them into the page unescaped, and
-        an id or a class of the page's own is not the log's to give."""
+        an id or a class of the page's own is not the log's to give; its line options
+        bounded by its lines (`fence_options`)."""
         lexer = lexer_for(language=language) if language else None
         if lexer is None or tokens_in_time(lexer, source, self._highlight_until) is None:
             language = "text"
         fences = cast(Any, md.preprocessors["fenced_code_block"])  # superfences' own, with its highlighter
-        return str(fences.highlight(src=source, language=language, options=options, md=md, classes=[], id_value="",
-                                    attrs={}))
+        return str(fences.highlight(src=source, language=language, options=bounded_line_options(options, source), md=md,
+                                    classes=[], id_value="", attrs={}))
 
 
 def _shown_reference(reference: re.Match[str]) -> str:

@@ -6,7 +6,8 @@ The names and inputs are the session's tools' own (Claude Code's, Codex's, Gemin
 from the log: an input not of the expected shape is shown as any other call's is.
 Everything is built as elements, and code is highlighted by Pygments, which escapes it.
 What a log may make costly is bounded: code is highlighted only by the lexers of common
-languages and only within a time, and an edit too long to diff is shown as its texts.
+languages and only within a time, and an edit too long to diff is shown as its texts, as
+are a call's edits past what a call is diffed for.
 """
 
 from __future__ import annotations
@@ -50,6 +51,13 @@ HIGHLIGHT_SECONDS = 0.2
 # than diffed: difflib takes time up to the product of their lengths (two orderings of
 # 20,000 lines: 7 s), and a patch longer than this is shown as text, not line by line.
 DIFFED_LINES = 2_000
+# A call's edits are diffed up to DIFFED_EDITS of them, and DIFFED_CALL_LINES lines in
+# all (1,500 edits, each under DIFFED_LINES, took 72 s); the rest are shown whole, folded.
+DIFFED_EDITS = 200
+DIFFED_CALL_LINES = 10_000
+# A to-do list's first items are a checklist, the rest shown as the call gives them,
+# folded: a list of 100,000 items took 180 MB as elements.
+TODO_ITEMS = 1_000
 # The longest file name most file systems allow: a longer "name" is no file's, and
 # matching it against every lexer's patterns took a second for a megabyte.
 _NAME_CHARS = 255
@@ -119,7 +127,8 @@ def _edit(tool_input: object) -> list[etree.Element | str] | None:
     path, old, new = (tool_input.get(key) for key in ("file_path", "old_string", "new_string"))
     if not (isinstance(path, str) and isinstance(old, str) and isinstance(new, str)):
         return None
-    return [_path(path), *_diff([(old, new)])]
+    shown, _ = _diff([(old, new)])
+    return [_path(path), *shown]
 
 
 def _multi_edit(tool_input: object) -> list[etree.Element | str] | None:
@@ -131,7 +140,16 @@ def _multi_edit(tool_input: object) -> list[etree.Element | str] | None:
         if not (isinstance(old, str) and isinstance(new, str)):
             return None
         pairs.append((old, new))
-    return [_path(path), *_diff(pairs)] if isinstance(path, str) else None
+    if not isinstance(path, str):
+        return None
+    shown, diffed = _diff(pairs)
+    if diffed < len(pairs):
+        rest = indented_json(tool_input["edits"][diffed:])
+        left = len(pairs) - diffed
+        note = (f"{left:,} more edit{'s' if left > 1 else ''}, past the {DIFFED_EDITS} edits or {DIFFED_CALL_LINES:,} "
+                "lines a call is diffed for, shown as the call gives them:")
+        shown += [_paragraph("msg-tool__note", note), _folded_text(rest, f"The other edits ({_size(rest)})")]
+    return [_path(path), *shown]
 
 
 def _write(tool_input: object) -> list[etree.Element | str] | None:
@@ -173,7 +191,7 @@ def _todos(tool_input: object) -> list[etree.Element | str] | None:
             isinstance(todo, dict) and isinstance(todo.get("content"), str) for todo in todos):
         return None
     checklist = etree.Element("ul", {"class": "msg-todos"})
-    for todo in todos:
+    for todo in todos[:TODO_ITEMS]:
         status = todo.get("status")
         known = isinstance(status, str) and status in TODO_MARKS  # a list or an object is no status
         item = etree.SubElement(checklist, "li", {"class": f"msg-todo msg-todo--{status}" if known else "msg-todo"})
@@ -183,7 +201,11 @@ def _todos(tool_input: object) -> list[etree.Element | str] | None:
         if isinstance(status, str) and status != "pending":
             state = etree.SubElement(item, "span", {"class": "msg-todo__status"})
             state.text = f" ({displayable(status.replace('_', ' '))})"
-    return [checklist]
+    if len(todos) <= TODO_ITEMS:
+        return [checklist]
+    rest = indented_json(todos[TODO_ITEMS:])
+    note = f"{len(todos) - TODO_ITEMS:,} more items, past the {TODO_ITEMS:,} a checklist shows, as the call gives them:"
+    return [checklist, _paragraph("msg-tool__note", note), _folded_text(rest, f"The other items ({_size(rest)})")]
 
 
 def _task(tool_input: object) -> list[etree.Element | str] | None:
@@ -219,19 +241,27 @@ def _path(path: str) -> etree.Element:
     return line
 
 
-def _diff(pairs: Sequence[tuple[str, str]]) -> list[etree.Element | str]:
+def _diff(pairs: Sequence[tuple[str, str]]) -> tuple[list[etree.Element | str], int]:
     """The changes from each old text to its new one, as a unified diff of their lines;
-    a change of more than DIFFED_LINES lines as its two texts, folded, after the diff."""
+    a change of more than DIFFED_LINES lines as its two texts, folded, after the diff;
+    and how many of the pairs that is, the first DIFFED_EDITS at most, of at most
+    DIFFED_CALL_LINES lines diffed in all."""
     lines: list[str] = []
     whole: list[etree.Element | str] = []
-    for old, new in pairs:
+    diffed_lines, shown = 0, 0
+    for old, new in pairs[:DIFFED_EDITS]:
         old_lines, new_lines = old.splitlines(), new.splitlines()
-        if len(old_lines) + len(new_lines) > DIFFED_LINES:
+        count = len(old_lines) + len(new_lines)
+        if count > DIFFED_LINES:
             whole += [_folded_text(old, f"Old text ({_size(old)})"), _folded_text(new, f"New text ({_size(new)})")]
-            continue
-        changes = difflib.unified_diff(old_lines, new_lines, lineterm="", n=3)
-        lines.extend(line for line in changes if not line.startswith(("---", "+++")))
-    return [_diff_lines(lines), *whole] if lines or not whole else whole
+        elif diffed_lines + count > DIFFED_CALL_LINES:
+            break
+        else:
+            diffed_lines += count
+            changes = difflib.unified_diff(old_lines, new_lines, lineterm="", n=3)
+            lines.extend(line for line in changes if not line.startswith(("---", "+++")))
+        shown += 1
+    return ([_diff_lines(lines), *whole] if lines or not whole else whole), shown
 
 
 def _diff_lines(lines: Sequence[str]) -> etree.Element:

@@ -55,6 +55,7 @@ from .settings import SettingsError
 from .site_config import SiteConfig
 from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE, PageError, SitePages
 from .worker import end_workers
+from .yaml_aliases import alias_problem
 
 CITATION_FILE = "CITATION.cff"  # beside mkdocs.yml: how to cite the repository, as the essay
 # What a build reports as one line, without a traceback.
@@ -122,7 +123,11 @@ class SiteBuild:
                                    derived=src == PRINT_PAGE)
         self.records.forget(src)
         if source is not None and self.page.first_line > 1:
-            for line, problem in stranded.tags_in_titles(source[: len(source) - len(body)]):
+            front_matter = source[: len(source) - len(body)]
+            # Read already, but not yet walked: the theme writes the title of every page into each.
+            if aliased := alias_problem(front_matter):
+                raise PageError(f"{self.page.display_path}:{aliased[0]}: front matter: {aliased[1]}")
+            for line, problem in stranded.tags_in_titles(front_matter):
                 self.warn(f"{self.page.display_path}:{line}: {problem}")
 
     def finished_files(self) -> list[GeneratedFile]:

@@ -12,6 +12,7 @@ import dataclasses
 import datetime
 import difflib
 import re
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -31,6 +32,30 @@ class _Invalid(ValueError):
     """Raised by a check: what the setting must be."""
 
 
+# A value a problem names is shown up to this many characters, and up to a few items of
+# its lists and mappings, a few levels deep: a value of millions of items, or one YAML's
+# aliases made of billions, would otherwise be written out whole.
+SHOWN_CHARS = 200
+PROBLEM_CHARS = 1_000
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlong = 3, SHOWN_CHARS, SHOWN_CHARS, SHOWN_CHARS
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = _REPR.maxfrozenset = 20
+
+
+def shown(value: object) -> str:
+    """`value` as a problem names it: as Python writes it, cut to SHOWN_CHARS characters."""
+    written = _REPR.repr(value)
+    return written if len(written) <= SHOWN_CHARS else f"{written[: SHOWN_CHARS - 1]}…"
+
+
+def problem_line(problem: str) -> str:
+    """A problem's message cut to PROBLEM_CHARS characters, its start and its end kept:
+    whatever it names from the settings or a page, the line stays one to read."""
+    if len(problem) <= PROBLEM_CHARS:
+        return problem
+    return f"{problem[: PROBLEM_CHARS * 2 // 3]} … {problem[-(PROBLEM_CHARS // 3 - 3):]}"
+
+
 def _setting(default: Any, check: Callable[[Any], Any]) -> Any:
     """A setting's field: its default, and the check its value from mkdocs.yml passes."""
     return field(default=default, metadata={"check": check})
@@ -44,15 +69,24 @@ def _boolean(value: object) -> bool:
     return value
 
 
+# A whole number of more digits is no count, page or edition: Python refuses to read one
+# of more than 4,300 digits, and every citation would write it.
+WHOLE_DIGITS = 15
+
+
 def _whole(minimum: int, *, or_all: bool = False) -> Callable[[object], int | None]:
     def check(value: object) -> int | None:
         if or_all and value == "all":
             return None
         # Quoted in YAML; ASCII digits alone, as int() takes no superscript such as "²".
         if isinstance(value, str) and re.fullmatch(r"[0-9]+", value.strip()):
+            if len(value.strip()) > WHOLE_DIGITS:
+                raise _Invalid(f"expected a whole number of at most {WHOLE_DIGITS} digits")
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise _Invalid(f"expected a whole number of {minimum} or more" + (", or all" if or_all else ""))
+        if value >= 10**WHOLE_DIGITS:
+            raise _Invalid(f"expected a whole number of at most {WHOLE_DIGITS} digits")
         return value
     return check
 
@@ -236,10 +270,10 @@ def check_site_text(config: Mapping[str, Any], config_name: str = "mkdocs.yml") 
         if problem is None and name == "site_url" and isinstance(value, str):
             problem = _site_url_problem(value)
         if problem:
-            raise SettingsError(f"{config_name}: {name}: {problem}, found {value!r}")
+            raise SettingsError(f"{config_name}: {name}: {problem}, found {shown(value)}")
     for title in _nav_titles(config.get("nav")):
         if problem := text_problem(title) or markup_problem(title):
-            raise SettingsError(f"{config_name}: nav: {problem}, found {title!r}")
+            raise SettingsError(f"{config_name}: nav: {problem}, found {shown(title)}")
 
 
 def _site_url_problem(url: str) -> str | None:
@@ -323,21 +357,21 @@ def read_settings(kind: type[Settings], values: object, where: str, config_name:
     if values is None:
         values = {}
     if not isinstance(values, Mapping):
-        raise SettingsError(f"{config_name}: {where}: expected a mapping of settings, found {values!r}")
+        raise SettingsError(f"{config_name}: {where}: expected a mapping of settings, found {shown(values)}")
     known = {f.name: f for f in dataclasses.fields(kind)}
     for name in values:
         if name not in known:
             close = difflib.get_close_matches(str(name), known, n=1)
             hint = f"; did you mean {close[0]}?" if close else f" (known: {', '.join(known)})"
-            raise SettingsError(f"{config_name}: {where}: unknown setting {name!r}{hint}")
+            raise SettingsError(f"{config_name}: {where}: unknown setting {shown(name)}{hint}")
     checked: dict[str, Any] = {}
     for name, value in values.items():
         if problem := text_problem(value):
-            raise SettingsError(f"{config_name}: {where}.{name}: {problem}, found {value!r}")
+            raise SettingsError(f"{config_name}: {where}.{name}: {problem}, found {shown(value)}")
         try:
             checked[name] = known[name].metadata["check"](value)
         except _Invalid as problem:
-            raise SettingsError(f"{config_name}: {where}.{name}: {problem}, found {value!r}") from None
+            raise SettingsError(f"{config_name}: {where}.{name}: {problem}, found {shown(value)}") from None
     for name in getattr(kind, "REQUIRED", ()):
         if name not in checked:
             raise SettingsError(f"{config_name}: {where}.{name}: required")
