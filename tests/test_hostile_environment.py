@@ -9,6 +9,7 @@ import os
 import re
 
 from conftest import build, selected, soup
+from sitebuild.settings import shown
 
 
 def test_a_file_where_the_template_cache_goes_leaves_the_build_working(project, tmp_path):
@@ -35,7 +36,7 @@ def test_a_transcript_folder_with_a_name_too_long_for_a_file_system_is_refused(p
     config = project / "mkdocs.yml"
     config.write_text(config.read_text().replace("    folder: transcript\n", f"    folder: pages/{name}\n"))
     assert_stops(build(project, tmp_path / "site"), "mkdocs.yml: extra.transcript.folder: expected folder names "
-                 f"of at most 255 bytes, the most a file system holds, found 'pages/{name}'")
+                 f"of at most 255 bytes, the most a file system holds, found {shown('pages/' + name)}")
 
 
 def test_a_transcript_whose_images_folder_name_is_too_long_names_the_message_line(project, tmp_path):
