@@ -177,6 +177,7 @@ class ImportResult:
         self.redacted_messages = 0
         self.home: str | None = None  # the home folder written ~
         self.home_count = self.home_messages = 0
+        self.home_kept: str | None = None  # the owner whose home folder --keep-home kept
         self.images_kept = 0
         self.images_folder: str | None = None  # where they are written
         self.image_files = 0
@@ -212,6 +213,8 @@ class ImportResult:
                 more = ", ..." if more_lines else ""
                 where = ", ".join(map(str, first_lines)) + more
                 lines.append(f"  {count} x {reason} (line{'s' if len(first_lines) > 1 else ''} {where})")
+        if self.home_kept:
+            lines.append(f"kept the home folder of {self.home_kept} in its paths (--keep-home)")
         if self.home_count:
             lines.append(f"wrote ~ for the home folder of {self.home} {_count(self.home_count, 'time')} in "
                          f"{_count(self.home_messages, 'message')} (--keep-home keeps it)")
@@ -268,7 +271,9 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
                 )
             format_name = shape.format
         result = ImportResult(source, output, format_name, redactor)
-        home = None if keep_home else _home_of(file)
+        home = _home_of(file)
+        if keep_home:
+            result.home_kept, home = home.name if home else None, None
         result.home = home.name if home else None
         # The folder of images of an earlier import is replaced, by nothing if no image is
         # kept. A device or pipe (/dev/stdout) has no folder beside it: the images are left

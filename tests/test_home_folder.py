@@ -12,6 +12,8 @@ import pytest
 import import_transcript
 from conftest import build
 from msgref.home_folder import HomeShortener, first_line_with_home, names_in, owner
+from msgref.redact import Redactor
+from msgref.seal import SealCheck
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_LOG = ROOT / "tests" / "data" / "transcripts" / "claude-code-log_image_edit_bash.jsonl"
@@ -57,9 +59,23 @@ def test_the_importer_writes_tilde_for_the_owner_s_home_and_reports_it(tmp_path,
                      report, re.MULTILINE), report
 
 
-def test_keep_home_keeps_it(tmp_path, capsys):
+def test_keep_home_keeps_it_and_says_so(tmp_path, capsys):
     transcript, report = _import(tmp_path, "--keep-home", capsys=capsys)
-    assert "/Users/" in transcript and "wrote ~" not in report
+    name = owner(names_in(REAL_LOG.read_bytes()))
+    assert f"/Users/{name}/" in transcript and "wrote ~" not in report
+    assert f"\nkept the home folder of {name} in its paths (--keep-home)\n" in report
+
+
+def test_the_build_leaves_alone_what_the_importer_wrote(tmp_path):
+    """Another user's home folder in an imported log (a test's fixture path) is kept, and
+    the line that holds it is the importer's, sealed: the build does not warn of it."""
+    log = ROOT / "tests" / "data" / "transcripts" / "codemie-code_codex_rollout_reasoning_message.jsonl"
+    output = tmp_path / "transcript.jsonl"
+    assert import_transcript.main([str(log), "-o", str(output)]) == 0
+    assert "/Users/user/" in output.read_text(encoding="utf-8")
+    assert first_line_with_home(str(output), SealCheck(Redactor().fingerprint).matches) is None
+    line, folder, _ = first_line_with_home(str(output), lambda line: False) or (0, "", 0)
+    assert line > 0 and folder == "/Users/user"
 
 
 def test_the_build_warns_of_a_transcript_that_holds_a_home_folder(project, tmp_path):
@@ -69,7 +85,7 @@ def test_the_build_warns_of_a_transcript_that_holds_a_home_folder(project, tmp_p
     record["text"] += " (saved in /home/ann/notes.md)"
     lines[2] = json.dumps(record, ensure_ascii=False)
     transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert first_line_with_home(str(transcript)) == (3, "/home/ann", 1)
+    assert first_line_with_home(str(transcript), lambda line: False) == (3, "/home/ann", 1)
     result = build(project, tmp_path / "site")
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert re.search(r"WARNING\s+-\s+docs/transcript\.jsonl:3: holds a home folder, /home/ann \(1 lines hold one\)",

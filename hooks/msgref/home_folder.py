@@ -2,16 +2,16 @@
 
 A log's paths (`/Users/NAME/project/…`, `/home/NAME/…`, `C:\\Users\\NAME\\…`) publish the
 owner's user name. The owner's home folder is the one the log names most often; the
-importer writes `~` in its place, and the build warns of a transcript that still holds
-one. Other users' folders (`/home/postgres`) are left as they are: `~` would misname them.
-Plain Python: nothing here imports MkDocs.
+importer writes `~` in its place, and the build warns of a transcript line that holds
+one and that the importer did not write as it is. Other users' folders (`/home/postgres`)
+are left as they are: `~` would misname them. Plain Python: nothing here imports MkDocs.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 # A home folder on macOS, Linux or Windows, its separators escaped in JSON text or not.
@@ -72,18 +72,21 @@ class HomeShortener:
         return value, 0
 
 
-def first_line_with_home(path: str) -> tuple[int, str, int] | None:
+def first_line_with_home(path: str, imported: Callable[[bytes], bool]) -> tuple[int, str, int] | None:
     """The first line of the file at `path` (a transcript) holding a home folder: its
-    number (from 1), the folder, and how many lines hold one; None if none does. A file
-    without any is read by a substring search alone."""
+    number (from 1), the folder, and how many lines hold one; None if none does. A line
+    that `imported` says the importer wrote as it is (its redaction seal matches) is left
+    out: the importer wrote `~` for its owner's home folder, or was told to keep it, and
+    said so. A file without any home folder is read by a substring search alone."""
     with open(path, "rb") as file:
         data = file.read()
     if not any(hint in data for hint in _HINTS):
         return None
     first: tuple[int, str] | None = None
     count = 0
-    for number, line in enumerate(data.splitlines(), 1):
-        if any(hint in line for hint in _HINTS) and (match := HOME_FOLDER_BYTES.search(line)) is not None:
+    for number, line in enumerate(data.splitlines(keepends=True), 1):
+        if any(hint in line for hint in _HINTS) and (match := HOME_FOLDER_BYTES.search(line)) is not None \
+                and not imported(line):
             count += 1
             if first is None:
                 first = number, match.group(0).decode("utf-8", "replace")

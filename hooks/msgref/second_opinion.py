@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -109,4 +110,10 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.stdin.buffer, sys.stdout.buffer)
+    # Ctrl-C reaches every process of the terminal's group: the one that asks ends this
+    # one by closing its pipe, or by ending, whatever the signal does to it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        serve(sys.stdin.buffer, sys.stdout.buffer)
+    except BrokenPipeError:
+        os._exit(0)  # the one that asked is gone, and nothing is left to flush to it

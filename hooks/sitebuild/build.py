@@ -37,6 +37,7 @@ from msgref.images import image_for_site, image_src, images_folder
 from msgref.message_index import MessageIndexWriter
 from msgref.redact import Redactor
 from msgref.schema import Message, MessageSource
+from msgref.seal import SealCheck
 from msgref.transcript import TranscriptError
 from msgref.transcript_entries import cut_message
 from msgref.transcript_layout import MessageAnchors, TranscriptLayout, cited_numbers, search_folder, text_folder
@@ -60,6 +61,10 @@ from .yaml_aliases import alias_problem
 CITATION_FILE = "CITATION.cff"  # beside mkdocs.yml: how to cite the repository, as the essay
 # What a build reports as one line, without a traceback.
 PROBLEMS = (SettingsError, MetadataError, TranscriptError, PageError)
+
+
+def _never(line: bytes) -> bool:
+    return False
 
 
 class SiteBuild:
@@ -279,7 +284,8 @@ class SiteBuild:
             log.debug("Transcript %s unchanged since the last build; not parsed again", settings.source)
         else:
             log.debug("Parsed transcript %s: %d messages", settings.source, len(transcript))
-            if (home := first_line_with_home(self.site.source_path)) is not None:
+            seals = SealCheck(redactor.fingerprint) if redactor else None
+            if (home := first_line_with_home(self.site.source_path, seals.matches if seals else _never)) is not None:
                 line, folder, lines = home
                 log.warning("%s:%d: holds a home folder, %s (%d lines hold one), which publishes its owner's user "
                             "name: import the log again without --keep-home, or write ~ for it", settings.source,
