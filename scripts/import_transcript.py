@@ -29,9 +29,10 @@ import sys
 import tempfile
 
 from msgref.home_folder import HomeShortener, names_in, owner
-from msgref.redact import PatternTimeout, Redactor
+from msgref.redact import Redactor
 from msgref.schema import LOG_TEXT_FIELDS, record_of
 from msgref.seal import sealed
+from msgref.secret_patterns import PatternTimeout
 from msgref.transcript import file_kind
 from sitebuild.files import replaced_when_done
 from transcript_formats import FORMAT_NAMES, FORMAT_TITLES, LogError, ReadStats, detect, read_messages

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from msgref.redact import KINDS, SEAMS, NestingError, PatternTimeout, RedactedTranscript, Redactor
+from msgref.redact import SEAMS, NestingError, RedactedTranscript, Redactor
+from msgref.secret_patterns import KINDS, PatternTimeout
 from msgref.transcript import load_transcript
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 
 from msgref import second_opinion
-from msgref.redact import BUILTIN_PATTERNS, Redactor
+from msgref.redact import Redactor
+from msgref.secret_patterns import BUILTIN_PATTERNS
 
 BODY = "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"
 TOKENS = ["gh" + "p_" + BODY, "github_" + "pat_11ABCDEFG0" + "a" * 50, "sk-" + "ant-api03-" + BODY,
