@@ -38,7 +38,8 @@ from sitebuild.files import (
 )
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.page_list import show_transcript_page
-from sitebuild.settings import check_site_text, problem_line, shown, title_problem
+from sitebuild.records import FrontMatter
+from sitebuild.settings import check_site_text, cite_as_problem, problem_line, shown, title_problem
 from sitebuild.site_config import nav_problems, read_site_config, title_setting_problems
 from sitebuild.site_folder import SITE_FOLDER, holds_a_source, output_problem, remove_links
 from sitebuild.site_pages import NOTE_ON_THE_TEXT, PageError
@@ -157,8 +158,11 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     source = None if page.file.generated_by or not page.file.abs_src_path else page.file.content_string
     build = SiteBuild.of(config.markdown_extensions)
     build.begin_page(page.file.src_uri, source, markdown)
-    if problem := title_problem(page.meta.get("title")):
-        raise PageError(f"{build.page.display_path}: front matter: title: {problem}, found {shown(page.meta['title'])}")
+    title, cite_as = page.meta.get("title"), page.meta.get("cite_as")
+    for key, problem in (("title", title_problem(title)), ("cite_as", cite_as_problem(cite_as))):
+        if problem:
+            raise PageError(f"{build.page.display_path}: front matter: {key}: {problem}, found {shown(page.meta[key])}")
+    build.named(FrontMatter(title if isinstance(title, str) else None, cite_as))
     return markdown
 
 

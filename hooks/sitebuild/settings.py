@@ -297,6 +297,16 @@ def title_problem(title: object) -> str | None:
     return text_problem(title) or markup_problem(title)
 
 
+def cite_as_problem(name: object) -> str | None:
+    """What keeps `cite_as`, set in a page's front matter, from naming its section in
+    every citation; None if nothing does (or it is not set)."""
+    if name is None:
+        return None
+    if not isinstance(name, str) or not name.strip():
+        return "expected the name to cite the section by, as text"
+    return text_problem(name)
+
+
 def _nav_titles(nav: object) -> list[str]:
     """The titles of a navigation as mkdocs.yml writes it (`{title: path}`, `{title: [...]}`)."""
     if isinstance(nav, Mapping):

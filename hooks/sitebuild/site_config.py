@@ -40,6 +40,7 @@ class SiteConfig:
     site_dir: str  # where the site is built, absolute
     source_path: str  # the transcript file, absolute
     reading_order: Mapping[str, int]  # the pages of the navigation, by their place in it
+    nav_titles: Mapping[str, str]  # the pages the navigation gives a title, by their source
 
     def display_path(self, src: str) -> str:
         """How problems name a page's file: by its path from the project's folder, as the
@@ -65,6 +66,7 @@ def read_site_config(config: Mapping[str, Any], project_dir: str) -> SiteConfig:
     (site_name, site_url, nav, extra, ...); `project_dir` is the folder of its file.
     A bad setting is a SettingsError that names it."""
     extra = config.get("extra") or {}
+    reading_order, nav_titles = _nav_sources(config.get("nav"))
     transcript = read_settings(TranscriptSettings, extra.get("transcript"), "extra.transcript")
     essay = None
     if "essay" in extra:
@@ -79,7 +81,8 @@ def read_site_config(config: Mapping[str, Any], project_dir: str) -> SiteConfig:
         docs_dir=config.get("docs_dir") or "docs",
         site_dir=os.path.join(project_dir, config.get("site_dir") or "site"),
         source_path=os.path.abspath(os.path.join(project_dir, transcript.source)),
-        reading_order=_nav_sources(config.get("nav")),
+        reading_order=reading_order,
+        nav_titles=nav_titles,
     )
 
 
@@ -112,20 +115,23 @@ def title_setting_problems(config: Mapping[str, Any]) -> list[str]:
             if isinstance(title, str) and (problem := stranded.tag_in_nav_title(title))]
 
 
-def _nav_sources(nav: object) -> dict[str, int]:
+def _nav_sources(nav: object) -> tuple[dict[str, int], dict[str, str]]:
     """The page sources in a navigation as mkdocs.yml writes it (paths, `{title: path}`,
-    `{title: [...]}`), by their order."""
+    `{title: [...]}`), by their order, and the titles it gives them."""
     found: dict[str, int] = {}
+    titles: dict[str, str] = {}
 
     def walk(item: object) -> None:
         if isinstance(item, str):
             found.setdefault(item, len(found))
         elif isinstance(item, Mapping):
-            for value in item.values():
+            for title, value in item.items():
+                if isinstance(title, str) and isinstance(value, str):
+                    titles.setdefault(value, title)
                 walk(value)
         elif isinstance(item, list):
             for value in item:
                 walk(value)
 
     walk(nav or [])
-    return found
+    return found, titles
