@@ -25,6 +25,7 @@ from mkdocs.structure.toc import AnchorLink
 from sitebuild.author_images import is_image, write_images
 from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
+from sitebuild.citing import PDF_SLOT
 from sitebuild.config_file import check_aliases
 from sitebuild.files import (
     ITS_COPY,
@@ -89,8 +90,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     for problem in [*nav_problems(config.nav), *title_setting_problems(config)]:
         log.warning(problem)
     if site.essay and not config.copyright:
-        # The theme writes copyright as HTML: the imprint is text, an author's name included.
-        config.copyright = html.escape(site.essay.meta.imprint)
+        # The theme writes copyright as HTML: the imprint is text, an author's name included;
+        # each page puts its own link to the PDF in the slot after it.
+        config.copyright = html.escape(site.essay.meta.imprint) + (PDF_SLOT if site.essay.pdf else "")
     pages = site.page_list(has_note=os.path.isfile(os.path.join(site.project_dir, site.docs_dir, NOTE_ON_THE_TEXT)))
     if pages and config.nav is None:
         config.nav = pages.nav()  # the essay's sections, then the site's other pages
@@ -222,6 +224,13 @@ def on_template_context(context: TemplateContext, template_name: str, config: Mk
 @_reported
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     return SiteBuild.of(config.markdown_extensions).page_written(page.file.src_uri, output)
+
+
+def on_post_template(output_content: str, template_name: str, config: MkDocsConfig) -> str:
+    if template_name == "404.html" and PDF_SLOT in output_content:  # served at any address: an absolute link
+        essay = SiteBuild.of(config.markdown_extensions).essay
+        return output_content.replace(PDF_SLOT, essay.pdf_link(None) if essay else "", 1)
+    return output_content
 
 
 @event_priority(50)  # the transcript's files complete before other plugins read the site

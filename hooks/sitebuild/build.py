@@ -44,7 +44,7 @@ from msgref.transcript_pages import APPENDIX_ENTRY, ENTRIES_SLOT
 
 from .between_builds import KEPT, KEPT_INDEX, KEPT_PAGES, KEPT_TEXTS, LastTranscript
 from .citation_links import PREVIEWS_SLOT, CitationLinks
-from .citing import APPENDIX_SLOT, CitableEssay, PageHead, cite_as_block
+from .citing import APPENDIX_SLOT, PDF_SLOT, CitableEssay, PageHead, cite_as_block
 from .files import replaced_when_done
 from .generated import GeneratedFile, WrittenFile, print_page, transcript_pages, whole_texts
 from .how_to_cite import example_section, how_to_cite_markdown
@@ -99,6 +99,10 @@ class SiteBuild:
         self.essay = CitableEssay(site.essay, self.records, self.pages, self.layout) if site.essay else None
         for hint in sentence_case_hints(site.essay.meta) if site.essay else []:
             log.info(hint)
+        if site.essay and site.essay.settings.pdf and not site.essay.pdf:
+            pdf = site.essay.settings.pdf
+            log.info(f"No page links to {pdf}, which this build does not make: to publish it, build with "
+                     f"PRINT_PDF=true, then run scripts/essay_pdf.py SITE -o SITE/{pdf}, as the Pages workflow does")
 
     @staticmethod
     def of(extensions: Sequence[Any]) -> SiteBuild:
@@ -194,6 +198,8 @@ class SiteBuild:
         them: the site's search, for one, would parse them only to leave them out."""
         if PREVIEWS_SLOT in output:
             output = output.replace(PREVIEWS_SLOT, self.links.previews(src), 1)
+        if PDF_SLOT in output and self.essay:
+            output = output.replace(PDF_SLOT, self.essay.pdf_link(src), 1)
         if src not in self.rendering.sources:
             return output
         panel = self.essay.message_cite_template(src) if self.essay else ""
@@ -309,7 +315,7 @@ class SiteBuild:
                                             anchors_paragraphs=any(ID_LINE_RE.match(line) for line in lines),
                                             cites_messages=bool(cited_numbers(lines)),
                                             transcript_start=self.layout.page_src(0),
-                                            has_note=NOTE_ON_THE_TEXT in pages, pdf=essay.settings.pdf is not None)
+                                            has_note=NOTE_ON_THE_TEXT in pages, pdf=essay.pdf is not None)
             made.append(GeneratedFile(HOW_TO_CITE_PAGE, markdown, in_nav=True))
         return made
 

@@ -54,6 +54,8 @@ def cite_as_block(meta: EssayMetadata) -> str:
     return to_html(block)
 
 
+# In the footer's imprint, on every page, where the essay's PDF is linked (see pdf_link).
+PDF_SLOT = '<span class="essay-pdf-slot"></span>'
 SECTION_BOX_ID = "cite-this-section"  # a section's citations, which its byline links to
 
 
@@ -63,7 +65,7 @@ class CitableEssay:
     every page is converted."""
 
     def __init__(self, essay: Essay, records: PageRecords, pages: SitePages, layout: TranscriptLayout):
-        self.meta, self.sections, self.pdf = essay.meta, essay.sections, essay.settings.pdf
+        self.meta, self.sections, self.pdf = essay.meta, essay.sections, essay.pdf
         self._records, self._pages, self._layout = records, pages, layout
 
     def section_part(self, src: str) -> Part:
@@ -105,6 +107,17 @@ class CitableEssay:
             pdf = dict(self._links(src))["PDF"]
             etree.SubElement(line, "a", {"href": pdf, "type": "application/pdf"}).text = "PDF"
         return to_html(line)
+
+    def pdf_link(self, src: str | None) -> str:
+        """The link to the essay's PDF that follows the imprint in the footer of page `src`,
+        relative to it; absolute where `src` is None (the "not found" page, served at any
+        address)."""
+        pdf = self.pdf or ""
+        absolute = pdf if is_address(pdf) else self.meta.url_for(pdf)
+        href = dict(self._links(src))["PDF"] if src is not None else absolute
+        link = etree.Element("a", {"href": href, "type": "application/pdf"})
+        link.text = "PDF"
+        return " · " + to_html(link)
 
     def message_cite_template(self, src: str) -> str:
         """How to cite a message of transcript page `src`, written once for the page: a

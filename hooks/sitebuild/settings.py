@@ -350,6 +350,8 @@ class EssaySettings:
     sections: tuple[str, ...] = _setting((), _pages)  # required: the essay's pages, in reading order
     # Where the PDF is published: a path in the site, or an http(s) address (see is_address).
     pdf: str | None = _setting(None, _pdf)
+    # Whether scripts/essay_pdf.py prints the PDF into the site after this build, as publishing does.
+    pdf_printed: bool = _setting(False, _boolean)
     language: str | None = _setting(None, _text)  # the theme's language when not set
     proper_nouns: tuple[str, ...] = _setting((), _strings)  # words APA's sentence case keeps capitalised
     # The essay's authors, people and organisations, when more than site_author's one person.

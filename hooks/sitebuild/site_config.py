@@ -14,7 +14,7 @@ from msgref import stranded
 from msgref.transcript_layout import page_src
 
 from .page_list import PageList
-from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, read_settings
+from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, is_address, read_settings
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,8 @@ class Essay:
 
     settings: EssaySettings
     meta: EssayMetadata
+    # The PDF the pages link to: the `pdf` setting where it leads to the PDF (see linked_pdf).
+    pdf: str | None = None
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -73,7 +75,8 @@ def read_site_config(config: Mapping[str, Any], project_dir: str) -> SiteConfig:
         settings = read_settings(EssaySettings, extra["essay"], "extra.essay")
         if not settings.sections:
             raise SettingsError("mkdocs.yml: extra.essay.sections: required: the essay's pages, in reading order")
-        essay = Essay(settings, essay_metadata(config, settings))
+        docs = os.path.join(project_dir, config.get("docs_dir") or "docs")
+        essay = Essay(settings, essay_metadata(config, settings), linked_pdf(settings, docs))
     return SiteConfig(
         transcript=transcript,
         essay=essay,
@@ -84,6 +87,16 @@ def read_site_config(config: Mapping[str, Any], project_dir: str) -> SiteConfig:
         reading_order=reading_order,
         nav_titles=nav_titles,
     )
+
+
+def linked_pdf(settings: EssaySettings, docs_dir: str) -> str | None:
+    """The `pdf` setting if the site will have the PDF it names, so that no page links to
+    nothing: an http(s) address, a file of the docs folder, or a file printed into the site
+    after this build (`pdf_printed`); else None."""
+    pdf = settings.pdf
+    if pdf is None or is_address(pdf) or settings.pdf_printed or os.path.isfile(os.path.join(docs_dir, pdf)):
+        return pdf
+    return None
 
 
 def nav_problems(nav: object) -> list[str]:
