@@ -13,8 +13,6 @@ import yaml
 from author_project import author_project
 from conftest import PUBLISHING, ROOT, attribute, build, published, soup
 
-LOCAL_URL = "http://127.0.0.1:8000/"  # site_url of a build without SITE_URL
-
 
 def pdf_links(site: Path) -> dict[str, list[str]]:
     """The links to a PDF on each page of the site (by its path in the site)."""
@@ -23,9 +21,10 @@ def pdf_links(site: Path) -> dict[str, list[str]]:
 
 
 def target(site: Path, page: str, href: str) -> Path:
-    """The file of the site a link of `page` leads to (an absolute link, by the site's address)."""
-    path = href.removeprefix(LOCAL_URL) if href.startswith(LOCAL_URL) else posixpath.join(posixpath.dirname(page), href)
-    assert not urlsplit(path).scheme, f"{page}: {href} leads out of the site"
+    """The file of the site a link of `page` leads to: a path from the host's root is one
+    from the site's (served at http://127.0.0.1:8000/, a build's site_url without SITE_URL)."""
+    assert not urlsplit(href).scheme and not urlsplit(href).netloc, f"{page}: {href} leads out of the site"
+    path = href.lstrip("/") if href.startswith("/") else posixpath.join(posixpath.dirname(page), href)
     return site / posixpath.normpath(unquote(path))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from typing import TypedDict
+from urllib.parse import urlsplit
 
 from essaycite import head as head_data
 from essaycite.cite_box import NOT_SEARCHED, citation_list, cite_box, link_line
@@ -110,11 +111,11 @@ class CitableEssay:
 
     def pdf_link(self, src: str | None) -> str:
         """The link to the essay's PDF that follows the imprint in the footer of page `src`,
-        relative to it; absolute where `src` is None (the "not found" page, served at any
-        address)."""
+        relative to it; where `src` is None (the "not found" page, served at any address),
+        by its path from the host's root, as that page's other links are."""
         pdf = self.pdf or ""
-        absolute = pdf if is_address(pdf) else self.meta.url_for(pdf)
-        href = dict(self._links(src))["PDF"] if src is not None else absolute
+        from_root = pdf if is_address(pdf) else urlsplit(self.meta.url_for(pdf)).path
+        href = dict(self._links(src))["PDF"] if src is not None else from_root
         link = etree.Element("a", {"href": href, "type": "application/pdf"})
         link.text = "PDF"
         return " · " + to_html(link)
