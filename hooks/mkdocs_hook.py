@@ -25,6 +25,7 @@ from mkdocs.structure.toc import AnchorLink
 from sitebuild.author_images import is_image, write_images
 from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
+from sitebuild.citing import PDF_SLOT
 from sitebuild.config_file import check_aliases
 from sitebuild.files import (
     ITS_COPY,
@@ -38,7 +39,8 @@ from sitebuild.files import (
 )
 from sitebuild.generated import GeneratedFile, WrittenFile
 from sitebuild.page_list import show_transcript_page
-from sitebuild.settings import check_site_text, problem_line, shown, title_problem
+from sitebuild.records import FrontMatter
+from sitebuild.settings import check_site_text, cite_as_problem, problem_line, shown, title_problem
 from sitebuild.site_config import nav_problems, read_site_config, title_setting_problems
 from sitebuild.site_folder import SITE_FOLDER, holds_a_source, output_problem, remove_links
 from sitebuild.site_pages import NOTE_ON_THE_TEXT, PageError
@@ -88,8 +90,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     for problem in [*nav_problems(config.nav), *title_setting_problems(config)]:
         log.warning(problem)
     if site.essay and not config.copyright:
-        # The theme writes copyright as HTML: the imprint is text, an author's name included.
-        config.copyright = html.escape(site.essay.meta.imprint)
+        # The theme writes copyright as HTML: the imprint is text, an author's name included;
+        # each page puts its own link to the PDF in the slot after it.
+        config.copyright = html.escape(site.essay.meta.imprint) + (PDF_SLOT if site.essay.pdf else "")
     pages = site.page_list(has_note=os.path.isfile(os.path.join(site.project_dir, site.docs_dir, NOTE_ON_THE_TEXT)))
     if pages and config.nav is None:
         config.nav = pages.nav()  # the essay's sections, then the site's other pages
@@ -157,8 +160,11 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     source = None if page.file.generated_by or not page.file.abs_src_path else page.file.content_string
     build = SiteBuild.of(config.markdown_extensions)
     build.begin_page(page.file.src_uri, source, markdown)
-    if problem := title_problem(page.meta.get("title")):
-        raise PageError(f"{build.page.display_path}: front matter: title: {problem}, found {shown(page.meta['title'])}")
+    title, cite_as = page.meta.get("title"), page.meta.get("cite_as")
+    for key, problem in (("title", title_problem(title)), ("cite_as", cite_as_problem(cite_as))):
+        if problem:
+            raise PageError(f"{build.page.display_path}: front matter: {key}: {problem}, found {shown(page.meta[key])}")
+    build.named(FrontMatter(title if isinstance(title, str) else None, cite_as))
     return markdown
 
 
@@ -218,6 +224,13 @@ def on_template_context(context: TemplateContext, template_name: str, config: Mk
 @_reported
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     return SiteBuild.of(config.markdown_extensions).page_written(page.file.src_uri, output)
+
+
+def on_post_template(output_content: str, template_name: str, config: MkDocsConfig) -> str:
+    if template_name == "404.html" and PDF_SLOT in output_content:  # served at any address: an absolute link
+        essay = SiteBuild.of(config.markdown_extensions).essay
+        return output_content.replace(PDF_SLOT, essay.pdf_link(None) if essay else "", 1)
+    return output_content
 
 
 @event_priority(50)  # the transcript's files complete before other plugins read the site

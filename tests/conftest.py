@@ -92,13 +92,14 @@ def message_in(transcript: MessageSource, n: int) -> Message:
 
 
 PUBLIC_URL = "https://example.org/silence/"  # a public address below a path, as on GitHub Pages
+PUBLISHING = {"PRINT_PDF": "true"}  # what the Pages workflow sets for its build: the PDF is printed after it
 
 
 def published(site: Path, project: Path | None = None, **env: str) -> Path:
     """The site of `project` (by default one of `ESSAY`) built into `site` with `mkdocs
-    build --strict`, and its PDF printed, as publishing does."""
+    build --strict`, and its PDF printed, as publishing does (.github/workflows/pages.yml)."""
     project = project or copy_project(site.with_name(f"{site.name}-project"))
-    result = build(project, site, strict=True, timeout=300, **env)
+    result = build(project, site, strict=True, timeout=300, **{**PUBLISHING, **env})
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
     pdf = subprocess.run(

@@ -5,11 +5,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import attribute, copy_project, selected, soup
+from conftest import PUBLISHING, attribute, copy_project, selected, soup
 
 
 def properdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **PUBLISHING}  # as the site it is compared with
     command = [sys.executable, "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(site)]
     return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300)
 

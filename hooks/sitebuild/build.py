@@ -45,12 +45,12 @@ from msgref.transcript_pages import APPENDIX_ENTRY, ENTRIES_SLOT
 
 from .between_builds import KEPT, KEPT_INDEX, KEPT_PAGES, KEPT_TEXTS, LastTranscript
 from .citation_links import PREVIEWS_SLOT, CitationLinks
-from .citing import APPENDIX_SLOT, CitableEssay, PageHead, cite_as_block
+from .citing import APPENDIX_SLOT, PDF_SLOT, CitableEssay, PageHead, cite_as_block
 from .files import replaced_when_done
 from .generated import GeneratedFile, WrittenFile, print_page, transcript_pages, whole_texts
 from .how_to_cite import example_section, how_to_cite_markdown
 from .page_list import ContentsSlot, page_title, transcript_scope
-from .records import Heading, PageOutline, PageRecords
+from .records import FrontMatter, Heading, PageOutline, PageRecords
 from .rendering import TranscriptRendering
 from .settings import SettingsError
 from .site_config import SiteConfig
@@ -85,7 +85,7 @@ class SiteBuild:
         self.transcript = _Reading(read, fatal)
         cited = cited_numbers(pages.values())
         self.layout = TranscriptLayout(self.transcript, site.transcript, cited)
-        self.records = PageRecords(site.reading_order)
+        self.records = PageRecords(site.reading_order, site.nav_titles)
         self.page = PageInProgress("", "")  # none yet: see begin_page
         has_note = NOTE_ON_THE_TEXT in pages
         self.page_list = site.page_list(has_note)
@@ -104,6 +104,10 @@ class SiteBuild:
         self.essay = CitableEssay(site.essay, self.records, self.pages, self.layout) if site.essay else None
         for hint in sentence_case_hints(site.essay.meta) if site.essay else []:
             log.info(hint)
+        if site.essay and site.essay.settings.pdf and not site.essay.pdf:
+            pdf = site.essay.settings.pdf
+            log.info(f"No page links to {pdf}, which this build does not make: to publish it, build with "
+                     f"PRINT_PDF=true, then run scripts/essay_pdf.py SITE -o SITE/{pdf}, as the Pages workflow does")
 
     @staticmethod
     def of(extensions: Sequence[Any]) -> SiteBuild:
@@ -135,9 +139,20 @@ class SiteBuild:
             for line, problem in stranded.tags_in_titles(front_matter):
                 self.warn(f"{self.page.display_path}:{line}: {problem}")
 
+    def named(self, front_matter: FrontMatter) -> None:
+        """What the front matter of the page being converted names it (its title, cite_as)."""
+        self.records.front_matter[self.page.src] = front_matter
+
     def finished_files(self) -> list[GeneratedFile]:
-        """The files the build adds once every page is converted: the citation downloads."""
-        return self.essay.downloads() if self.essay else []
+        """The files the build adds once every page is converted: the citation downloads.
+        A section that nothing names is warned of: its citations name it by its file."""
+        if not self.essay:
+            return []
+        for src in self.essay.sections_named_by_file():
+            self.warn(f"{self.site.display_path(src)}: the section has no title, so its citations name it "
+                      f"{self.essay.section_part(src).title!r}, after its file: give the page a level-one "
+                      "heading, or the name to cite it by in its front matter (cite_as: ...)")
+        return self.essay.downloads()
 
     def finish_page(self, src: str, html: str) -> str:
         """A converted page's HTML, once every page is converted: a section's "Cite this
@@ -188,6 +203,8 @@ class SiteBuild:
         them: the site's search, for one, would parse them only to leave them out."""
         if PREVIEWS_SLOT in output:
             output = output.replace(PREVIEWS_SLOT, self.links.previews(src), 1)
+        if PDF_SLOT in output and self.essay:
+            output = output.replace(PDF_SLOT, self.essay.pdf_link(src), 1)
         if src not in self.rendering.sources:
             return output
         panel = self.essay.message_cite_template(src) if self.essay else ""
@@ -304,7 +321,7 @@ class SiteBuild:
                                             anchors_paragraphs=any(ID_LINE_RE.match(line) for line in lines),
                                             cites_messages=bool(cited_numbers(lines)),
                                             transcript_start=self.layout.page_src(0),
-                                            has_note=NOTE_ON_THE_TEXT in pages, pdf=essay.settings.pdf is not None)
+                                            has_note=NOTE_ON_THE_TEXT in pages, pdf=essay.pdf is not None)
             made.append(GeneratedFile(HOW_TO_CITE_PAGE, markdown, in_nav=True))
         return made
 
@@ -337,8 +354,10 @@ class SiteBuild:
     def _record_paragraphs(self, ids: list[str]) -> None:
         self.records.paragraphs[self.page.src] = ids
 
-    def _record_outline(self, headings: list[Heading]) -> None:
+    def _record_outline(self, headings: list[Heading], opening: str | None) -> None:
         self.records.outlines[self.page.src] = headings
+        if opening is not None:
+            self.records.openings[self.page.src] = opening
 
 
 def _spare_the_collector() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from typing import TypedDict
+from urllib.parse import urlsplit
 
 from essaycite import head as head_data
 from essaycite.cite_box import NOT_SEARCHED, citation_list, cite_box, link_line
@@ -20,7 +21,7 @@ from msgref.transcript_pages import cited_messages
 
 from .generated import GeneratedFile
 from .how_to_cite import FIRST_MESSAGE, FIRST_PARAGRAPH
-from .records import PageRecords
+from .records import FrontMatter, PageRecords
 from .settings import is_address
 from .site_config import Essay
 from .site_pages import DOWNLOADS_FOLDER, HOW_TO_CITE_PAGE, PRINT_PAGE, PageError, SitePages
@@ -54,6 +55,8 @@ def cite_as_block(meta: EssayMetadata) -> str:
     return to_html(block)
 
 
+# In the footer's imprint, on every page, where the essay's PDF is linked (see pdf_link).
+PDF_SLOT = '<span class="essay-pdf-slot"></span>'
 SECTION_BOX_ID = "cite-this-section"  # a section's citations, which its byline links to
 
 
@@ -63,17 +66,27 @@ class CitableEssay:
     every page is converted."""
 
     def __init__(self, essay: Essay, records: PageRecords, pages: SitePages, layout: TranscriptLayout):
-        self.meta, self.sections, self.pdf = essay.meta, essay.sections, essay.settings.pdf
+        self.meta, self.sections, self.pdf = essay.meta, essay.sections, essay.pdf
         self._records, self._pages, self._layout = records, pages, layout
 
     def section_part(self, src: str) -> Part:
-        """The section of the essay that page `src` is: its title and address. The home
-        page's title is the essay's; its section is its first heading below the title."""
-        headings = self._records.outlines.get(src, [])
-        title, anchor = self._records.title_of(src), None
-        if src == self.sections[0] and len(headings) > 1:
-            title, anchor = headings[1].name, headings[1].id
-        return self.meta.part(title, self._url(src), anchor)
+        """The section of the essay that page `src` is: its name and address. A section is
+        named by its front matter's `cite_as`, or else by its page's title; but the home
+        page's title is the essay's, so a home page whose text opens with a heading of its
+        own below the title is named by that heading, at its anchor."""
+        records = self._records
+        if cite_as := records.front_matter.get(src, FrontMatter()).cite_as:
+            return self.meta.part(cite_as, self._url(src))
+        if src == self.sections[0] and (opening := records.opening_heading(src)):
+            return self.meta.part(opening.name, self._url(src), opening.id)
+        return self.meta.part(records.title_of(src), self._url(src))
+
+    def sections_named_by_file(self) -> list[str]:
+        """The sections that neither a title nor their front matter names, nor a heading
+        their text opens with: their citations can only name their files."""
+        records = self._records
+        return [src for src in self.sections if not records.front_matter.get(src, FrontMatter()).cite_as
+                and records.given_title(src) is None and records.opening_heading(src) is None]
 
     def parts(self) -> list[Part]:
         return [self.section_part(src) for src in self.sections]
@@ -95,6 +108,17 @@ class CitableEssay:
             pdf = dict(self._links(src))["PDF"]
             etree.SubElement(line, "a", {"href": pdf, "type": "application/pdf"}).text = "PDF"
         return to_html(line)
+
+    def pdf_link(self, src: str | None) -> str:
+        """The link to the essay's PDF that follows the imprint in the footer of page `src`,
+        relative to it; where `src` is None (the "not found" page, served at any address),
+        by its path from the host's root, as that page's other links are."""
+        pdf = self.pdf or ""
+        from_root = pdf if is_address(pdf) else urlsplit(self.meta.url_for(pdf)).path
+        href = dict(self._links(src))["PDF"] if src is not None else from_root
+        link = etree.Element("a", {"href": href, "type": "application/pdf"})
+        link.text = "PDF"
+        return " · " + to_html(link)
 
     def message_cite_template(self, src: str) -> str:
         """How to cite a message of transcript page `src`, written once for the page: a

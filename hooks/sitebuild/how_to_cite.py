@@ -16,7 +16,7 @@ FIRST_MESSAGE = "first message"  # slot: the first message the essay cites, in r
 
 def example_section(sections: tuple[str, ...]) -> str:
     """The section that shows how a section is cited: the first after the home page, whose
-    section is only its first heading; the home page if it is the only one."""
+    section is often only its opening part; the home page if it is the only one."""
     return sections[1] if len(sections) > 1 else sections[0]
 
 

@@ -25,6 +25,7 @@ from markdown.preprocessors import Preprocessor
 from essaycite.source import FRONT_MATTER_RE, in_fenced_code, lines_outside_code
 from msgref.tags import TAG_RE
 
+from .records import title_from_file_name
 from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE
 
 CONTENTS_SLOT = '<div class="essay-contents-slot"></div>'
@@ -122,8 +123,7 @@ def page_title(markdown: str, src: str) -> str:
     for line in lines_outside_code(FRONT_MATTER_RE.sub("", markdown, count=1)):
         if found := _TITLE_RE.match(line):
             return re.sub(r"([\[\]])", r"\\\1", TAG_RE.sub(r"msg \1", found.group(1)))
-    name = posixpath.splitext(posixpath.basename(src))[0]
-    return name.replace("-", " ").replace("_", " ").capitalize()
+    return title_from_file_name(src)
 
 
 class ContentsSlot(Extension):

@@ -297,6 +297,16 @@ def title_problem(title: object) -> str | None:
     return text_problem(title) or markup_problem(title)
 
 
+def cite_as_problem(name: object) -> str | None:
+    """What keeps `cite_as`, set in a page's front matter, from naming its section in
+    every citation; None if nothing does (or it is not set)."""
+    if name is None:
+        return None
+    if not isinstance(name, str) or not name.strip():
+        return "expected the name to cite the section by, as text"
+    return text_problem(name)
+
+
 def _nav_titles(nav: object) -> list[str]:
     """The titles of a navigation as mkdocs.yml writes it (`{title: path}`, `{title: [...]}`)."""
     if isinstance(nav, Mapping):
@@ -340,6 +350,8 @@ class EssaySettings:
     sections: tuple[str, ...] = _setting((), _pages)  # required: the essay's pages, in reading order
     # Where the PDF is published: a path in the site, or an http(s) address (see is_address).
     pdf: str | None = _setting(None, _pdf)
+    # Whether scripts/essay_pdf.py prints the PDF into the site after this build, as publishing does.
+    pdf_printed: bool = _setting(False, _boolean)
     language: str | None = _setting(None, _text)  # the theme's language when not set
     proper_nouns: tuple[str, ...] = _setting((), _strings)  # words APA's sentence case keeps capitalised
     # The essay's authors, people and organisations, when more than site_author's one person.

@@ -14,7 +14,7 @@ from msgref import stranded
 from msgref.transcript_layout import page_src
 
 from .page_list import PageList
-from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, read_settings
+from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, is_address, read_settings
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,8 @@ class Essay:
 
     settings: EssaySettings
     meta: EssayMetadata
+    # The PDF the pages link to: the `pdf` setting where it leads to the PDF (see linked_pdf).
+    pdf: str | None = None
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -40,6 +42,7 @@ class SiteConfig:
     site_dir: str  # where the site is built, absolute
     source_path: str  # the transcript file, absolute
     reading_order: Mapping[str, int]  # the pages of the navigation, by their place in it
+    nav_titles: Mapping[str, str]  # the pages the navigation gives a title, by their source
 
     def display_path(self, src: str) -> str:
         """How problems name a page's file: by its path from the project's folder, as the
@@ -65,13 +68,15 @@ def read_site_config(config: Mapping[str, Any], project_dir: str) -> SiteConfig:
     (site_name, site_url, nav, extra, ...); `project_dir` is the folder of its file.
     A bad setting is a SettingsError that names it."""
     extra = config.get("extra") or {}
+    reading_order, nav_titles = _nav_sources(config.get("nav"))
     transcript = read_settings(TranscriptSettings, extra.get("transcript"), "extra.transcript")
     essay = None
     if "essay" in extra:
         settings = read_settings(EssaySettings, extra["essay"], "extra.essay")
         if not settings.sections:
             raise SettingsError("mkdocs.yml: extra.essay.sections: required: the essay's pages, in reading order")
-        essay = Essay(settings, essay_metadata(config, settings))
+        docs = os.path.join(project_dir, config.get("docs_dir") or "docs")
+        essay = Essay(settings, essay_metadata(config, settings), linked_pdf(settings, docs))
     return SiteConfig(
         transcript=transcript,
         essay=essay,
@@ -79,8 +84,19 @@ def read_site_config(config: Mapping[str, Any], project_dir: str) -> SiteConfig:
         docs_dir=config.get("docs_dir") or "docs",
         site_dir=os.path.join(project_dir, config.get("site_dir") or "site"),
         source_path=os.path.abspath(os.path.join(project_dir, transcript.source)),
-        reading_order=_nav_sources(config.get("nav")),
+        reading_order=reading_order,
+        nav_titles=nav_titles,
     )
+
+
+def linked_pdf(settings: EssaySettings, docs_dir: str) -> str | None:
+    """The `pdf` setting if the site will have the PDF it names, so that no page links to
+    nothing: an http(s) address, a file of the docs folder, or a file printed into the site
+    after this build (`pdf_printed`); else None."""
+    pdf = settings.pdf
+    if pdf is None or is_address(pdf) or settings.pdf_printed or os.path.isfile(os.path.join(docs_dir, pdf)):
+        return pdf
+    return None
 
 
 def nav_problems(nav: object) -> list[str]:
@@ -112,20 +128,23 @@ def title_setting_problems(config: Mapping[str, Any]) -> list[str]:
             if isinstance(title, str) and (problem := stranded.tag_in_nav_title(title))]
 
 
-def _nav_sources(nav: object) -> dict[str, int]:
+def _nav_sources(nav: object) -> tuple[dict[str, int], dict[str, str]]:
     """The page sources in a navigation as mkdocs.yml writes it (paths, `{title: path}`,
-    `{title: [...]}`), by their order."""
+    `{title: [...]}`), by their order, and the titles it gives them."""
     found: dict[str, int] = {}
+    titles: dict[str, str] = {}
 
     def walk(item: object) -> None:
         if isinstance(item, str):
             found.setdefault(item, len(found))
         elif isinstance(item, Mapping):
-            for value in item.values():
+            for title, value in item.items():
+                if isinstance(title, str) and isinstance(value, str):
+                    titles.setdefault(value, title)
                 walk(value)
         elif isinstance(item, list):
             for value in item:
                 walk(value)
 
     walk(nav or [])
-    return found
+    return found, titles

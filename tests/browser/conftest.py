@@ -28,6 +28,7 @@ from browser.site_browser import (
     site_paths,
     this_project_copy,
 )
+from conftest import PUBLISHING
 from static_host import StaticHost
 
 
@@ -45,7 +46,7 @@ def essay_dir(output_dir) -> Path:
 @pytest.fixture(scope="session")
 def site_dir(output_dir, essay_dir) -> Path:
     """The site as published: `mkdocs build --strict`, then the essay's PDF printed into it."""
-    return add_essay_pdf(build_site(output_dir / "site", essay_dir))
+    return add_essay_pdf(build_site(output_dir / "site", essay_dir, **PUBLISHING))
 
 
 @pytest.fixture(scope="session")
@@ -57,7 +58,8 @@ def offline_site_dir(output_dir, essay_dir) -> Path:
 @pytest.fixture(scope="session")
 def this_site_dir(output_dir) -> Path:
     """The site in this repository, as published."""
-    return add_essay_pdf(build_site(output_dir / "this-site", this_project_copy(output_dir / "this-project")))
+    return add_essay_pdf(build_site(output_dir / "this-site", this_project_copy(output_dir / "this-project"),
+                                    **PUBLISHING))
 
 
 @pytest.fixture(scope="session")
