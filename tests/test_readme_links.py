@@ -123,3 +123,11 @@ def test_each_section_is_two_clicks_from_the_readme(section: str) -> None:
             if any(target(page, address) == (holder, anchor) for address in relative_links(page)):
                 return
     pytest.fail(f"nothing links to the section {section!r}")
+
+
+def test_the_scripts_guide_names_every_script() -> None:
+    guide = (ROOT / "scripts" / "README.md").read_text(encoding="utf-8")
+    scripts = sorted(path.name for pattern in ("*.py", "*.sh") for path in (ROOT / "scripts").glob(pattern))
+    assert scripts
+    for name in scripts:
+        assert f"`{name}`" in guide, f"scripts/README.md does not name {name}"
