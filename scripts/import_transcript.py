@@ -5,7 +5,7 @@
 
 Reads Claude Code session logs (JSON Lines, or a {"loglines": [...]} export), Codex
 CLI rollouts, Gemini CLI sessions, OpenAI chat-message lists and ShareGPT conversations, numbers their
-messages by the rule in the README, redacts secrets (sealing each line it redacted, so
+messages by the rule in scripts/README.md, redacts secrets (sealing each line it redacted, so
 that the site build need not redact it again: see msgref.seal), keeps the log's images
 in a folder beside the output (transcript_formats.images; not with --no-images), and
 replaces the output file and that folder only once the whole log has been read and the
@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
         "written (the output and report are left untouched), 2 wrong usage. A device or named pipe as "
         "OUTPUT or report is written directly (the log's images are then left out: no folder can be beside it). "
         "The numbering of messages and the redaction are described "
-        "in the README.",
+        "in scripts/README.md.",
     )
     parser.add_argument("source", metavar="SOURCE", help="the session log to import")
     parser.add_argument("-o", "--output", required=True, metavar="OUTPUT",

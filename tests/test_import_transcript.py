@@ -1,7 +1,7 @@
 """The transcript importer, on the real sample logs in tests/data/transcripts/.
 
 Every transcript written here is checked with the site's own loader. The message
-counts follow the numbering rule in the README: user turns, assistant replies
+counts follow the numbering rule in scripts/README.md: user turns, assistant replies
 (text and thinking together) and each tool call and each tool result, in log order.
 """
 

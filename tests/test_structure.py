@@ -1,4 +1,4 @@
-"""The shape of the code that the README describes: a hook that keeps no state, a core free
+"""The shape of the code that hooks/README.md describes: a hook that keeps no state, a core free
 of MkDocs and of import cycles, and no module that reaches the core by editing sys.path."""
 
 from __future__ import annotations

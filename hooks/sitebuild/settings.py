@@ -222,7 +222,7 @@ _MARKUP_RE = re.compile(r'[<>"]')
 SITE_TEXT = ("site_name", "site_description", "site_author", "site_url", "copyright")
 # Those of them that the theme writes into pages unescaped, where markup would run (the
 # author and description reach pages through the hook, escaped; copyright is HTML by the
-# theme's design: see the README).
+# theme's design: see Settings in hooks/README.md).
 SITE_TEXT_AS_IS = ("site_name", "site_url")
 
 
