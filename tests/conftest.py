@@ -7,6 +7,7 @@ that what the tests expect of it holds whatever essay docs/ holds."""
 
 from __future__ import annotations
 
+import difflib
 import os
 import subprocess
 import sys
@@ -132,3 +133,17 @@ def this_site(tmp_path_factory) -> Path:
 @pytest.fixture
 def project(tmp_path) -> Path:
     return copy_project(tmp_path / "project")
+
+
+@pytest.fixture
+def diffed(monkeypatch) -> list[int]:
+    """The lines of each pair of texts given to difflib, as a tool's view diffs them."""
+    compared: list[int] = []
+    original = difflib.unified_diff
+
+    def unified_diff(a, b, **options):
+        compared.append(len(a) + len(b))
+        return original(a, b, **options)
+
+    monkeypatch.setattr(difflib, "unified_diff", unified_diff)
+    return compared

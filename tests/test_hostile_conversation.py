@@ -5,7 +5,6 @@ not computed (these tests bound the work done, not the time: speed is benchmarke
 
 from __future__ import annotations
 
-import difflib
 import json
 
 import markdown.blockparser
@@ -144,17 +143,10 @@ def test_a_file_written_with_a_lexer_that_may_stall_is_not_highlighted(monkeypat
     assert page.find("div", class_="highlight") is None and selected(page, "pre code").text == "x = 1\n"
 
 
-def test_a_huge_edit_is_not_diffed(monkeypatch):
+def test_a_huge_edit_is_not_diffed(diffed):
     old = "\n".join(f"line {i}" for i in range(20_000))
     new = "\n".join(f"line {i * 7 % 20_000}" for i in range(20_000))
-    compared: list[int] = []
-    original = difflib.unified_diff
-
-    def unified_diff(a, b, **options):
-        compared.append(len(a) + len(b))
-        return original(a, b, **options)
-
-    monkeypatch.setattr(difflib, "unified_diff", unified_diff)
+    compared = diffed
     page = BeautifulSoup(tool_call_html("MultiEdit", {"file_path": "a", "edits": [
         {"old_string": "x", "new_string": "y"}, {"old_string": old, "new_string": new}]}), "html.parser")
     assert compared == [2]  # only the small edit, however many lines the other has

@@ -6,7 +6,6 @@ the length of what is written, not the time (the builds' timeouts only guard a h
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 
@@ -91,18 +90,6 @@ def test_highlighted_ranges_are_merged_within_the_block(hl_lines, expected):
 
 # --- a call's edits ---------------------------------------------------------------------
 
-@pytest.fixture
-def diffed(monkeypatch) -> list[int]:
-    """The lines of each pair of texts given to difflib."""
-    compared: list[int] = []
-    original = difflib.unified_diff
-
-    def unified_diff(a, b, **options):
-        compared.append(len(a) + len(b))
-        return original(a, b, **options)
-
-    monkeypatch.setattr(difflib, "unified_diff", unified_diff)
-    return compared
 
 
 def edits(count: int, lines: int) -> list[dict[str, str]]:
