@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from author_project import author_project, fixture_settings
+from author_project import SHIPPED_CONFIG, author_project, fixture_settings
 from conftest import ESSAY, ROOT, attribute, build, built_cleanly, selected, soup
+from essay_source import holds_the_shipped_essay
 from sitebuild.config_file import read_config
 from sitebuild.page_list import page_title
 
@@ -41,6 +42,13 @@ def shipped_essay_phrases() -> list[str]:
     phrases = [config["site_name"], essay["title"], " ".join(str(config.get("site_description", "")).split()),
                *titles]
     return [phrase for phrase in phrases if len(phrase.split()) > 1]  # a single word may be anyone's
+
+
+@holds_the_shipped_essay
+def test_the_essays_of_the_tests_are_made_from_the_mkdocs_yml_shipped() -> None:
+    # Kept beside the shipped essay, so that an author's settings reach no essay of the
+    # tests; where docs/ holds the shipped essay, the two are the same, comments aside.
+    assert read_config(SHIPPED_CONFIG) == read_config(ROOT / "mkdocs.yml")
 
 
 def test_the_site_holds_nothing_of_the_shipped_essay(site: Path) -> None:
