@@ -79,12 +79,10 @@ def test_no_broken_internal_link_or_anchor(site_dir, tmp_path, linkchecker_avail
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("locale", ["C.UTF-8", "nl_NL.UTF-8"])
-def test_a_broken_anchor_and_a_missing_page_are_reported(site_dir, tmp_path, linkchecker_available, monkeypatch,
-                                                         locale):
-    # Whatever the locale of the shell that runs the tests (LinkChecker speaks Dutch in nl_NL).
-    monkeypatch.setenv("LANG", locale)
-    monkeypatch.setenv("LANGUAGE", locale.split(".")[0])
+def test_a_broken_anchor_and_a_missing_page_are_reported(site_dir, tmp_path, linkchecker_available, monkeypatch):
+    # Run from a shell in a locale LinkChecker has words of its own for.
+    monkeypatch.setenv("LANG", "nl_NL.UTF-8")
+    monkeypatch.setenv("LANGUAGE", "nl_NL")
     site = tmp_path / "site"
     shutil.copytree(site_dir, site)
     page = site / "context" / "index.html"
