@@ -5,6 +5,7 @@ with the real `mkdocs build --strict`, holds their essay and nothing of the one 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +43,23 @@ def shipped_essay_phrases() -> list[str]:
     phrases = [config["site_name"], essay["title"], " ".join(str(config.get("site_description", "")).split()),
                *titles]
     return [phrase for phrase in phrases if len(phrase.split()) > 1]  # a single word may be anyone's
+
+
+def test_an_authors_settings_in_the_repository_reach_no_essay_of_the_tests(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A copy made theirs: a navigation of their own pages, and every message shown.
+    copy = tmp_path / "their-copy"
+    for part in ("hooks", "docs/assets", "scripts"):
+        shutil.copytree(ROOT / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
+    config = SHIPPED_CONFIG.read_text(encoding="utf-8").replace("    context: 0 ", "    context: all ")
+    assert "context: all" in config
+    (copy / "mkdocs.yml").write_text("nav: [index.md, about.md]\n" + config, encoding="utf-8")
+    monkeypatch.setattr("author_project.ROOT", copy)
+    site = built_cleanly(author_project("orchestrator", tmp_path / "project"))
+    links = [attribute(a, "href") for a in soup(site / "index.html").select("nav.md-nav--primary > ul > li > a")]
+    assert links == [".", "subagents/", "ending/", "how-to-cite/", "transcript/"], links
+    intro = selected(soup(site / "transcript" / "index.html"), "article > p").get_text(" ", strip=True)
+    assert intro.startswith("The messages of the session that the essay cites."), intro
 
 
 @holds_the_shipped_essay
