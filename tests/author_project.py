@@ -5,11 +5,15 @@ mkdocs.yml.
 
 A fixture essay is a folder under tests/projects/ holding `docs/` (its pages) and either
 - `settings.yml`: the log its transcript is imported from (a file of tests/data/transcripts/)
-  and the settings an author edits in the repository's mkdocs.yml (site_name,
+  and the settings an author edits in the mkdocs.yml the repository ships (site_name,
   site_description, site_author or the essay's authors, the essay's title, published
   and sections, and any of the transcript's settings); or
 - its own `mkdocs.yml`, and its transcript in `docs/`: an essay that keeps its settings
   whatever the repository's mkdocs.yml becomes.
+
+The mkdocs.yml shipped is kept with the shipped essay, in tests/projects/silence: once an
+author has made the repository theirs, its own mkdocs.yml holds their settings (a `nav`,
+`context: all`), which no fixture essay is written for.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ PROJECTS = ROOT / "tests" / "projects"
 LOGS = ROOT / "tests" / "data" / "transcripts"
 # What of the repository is the tool rather than the essay it ships.
 TOOL = ("hooks", "docs/assets")
+SHIPPED_CONFIG = PROJECTS / "silence" / "mkdocs.yml"
 
 
 def fixture_settings(name: str) -> dict[str, Any]:
@@ -58,7 +63,7 @@ def author_project(name: str, destination: Path) -> Path:
         shutil.copy(fixture / "mkdocs.yml", destination / "mkdocs.yml")
         return destination
     settings = fixture_settings(name)
-    template = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    template = SHIPPED_CONFIG.read_text(encoding="utf-8")
     (destination / "mkdocs.yml").write_text(their_settings(template, settings), encoding="utf-8")
     imported = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "import_transcript.py"), str(LOGS / settings["log"]),

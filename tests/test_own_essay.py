@@ -5,6 +5,7 @@ with the real `mkdocs build --strict`, holds their essay and nothing of the one 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,8 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from author_project import author_project, fixture_settings
+from author_project import SHIPPED_CONFIG, author_project, fixture_settings
 from conftest import ESSAY, ROOT, attribute, build, built_cleanly, selected, soup
+from essay_source import holds_the_shipped_essay
 from sitebuild.config_file import read_config
 from sitebuild.page_list import page_title
 
@@ -41,6 +43,30 @@ def shipped_essay_phrases() -> list[str]:
     phrases = [config["site_name"], essay["title"], " ".join(str(config.get("site_description", "")).split()),
                *titles]
     return [phrase for phrase in phrases if len(phrase.split()) > 1]  # a single word may be anyone's
+
+
+def test_an_authors_settings_in_the_repository_reach_no_essay_of_the_tests(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A copy made theirs: a navigation of their own pages, and every message shown.
+    copy = tmp_path / "their-copy"
+    for part in ("hooks", "docs/assets", "scripts"):
+        shutil.copytree(ROOT / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
+    config = SHIPPED_CONFIG.read_text(encoding="utf-8").replace("    context: 0 ", "    context: all ")
+    assert "context: all" in config
+    (copy / "mkdocs.yml").write_text("nav: [index.md, about.md]\n" + config, encoding="utf-8")
+    monkeypatch.setattr("author_project.ROOT", copy)
+    site = built_cleanly(author_project("orchestrator", tmp_path / "project"))
+    links = [attribute(a, "href") for a in soup(site / "index.html").select("nav.md-nav--primary > ul > li > a")]
+    assert links == [".", "subagents/", "ending/", "how-to-cite/", "transcript/"], links
+    intro = selected(soup(site / "transcript" / "index.html"), "article > p").get_text(" ", strip=True)
+    assert intro.startswith("The messages of the session that the essay cites."), intro
+
+
+@holds_the_shipped_essay
+def test_the_essays_of_the_tests_are_made_from_the_mkdocs_yml_shipped() -> None:
+    # Kept beside the shipped essay, so that an author's settings reach no essay of the
+    # tests; where docs/ holds the shipped essay, the two are the same, comments aside.
+    assert read_config(SHIPPED_CONFIG) == read_config(ROOT / "mkdocs.yml")
 
 
 def test_the_site_holds_nothing_of_the_shipped_essay(site: Path) -> None:
