@@ -976,3 +976,15 @@ def test_a_process_forked_after_asking_the_second_opinion_can_still_ask_it():
         os.kill(child, signal.SIGKILL)
         os.waitpid(child, 0)
     assert ended[0] == child and os.waitstatus_to_exitcode(ended[1]) == 0
+
+
+def test_an_assignment_in_json_text_ends_at_its_escaped_line_break():
+    text = '{"out": "DB_HOST=db\\nDB_PASSWORD=Wm3&Tr0ubK9\\nDB_PORT=5432\\n"}'
+    assert Redactor().redact_text(text)[0] == (
+        '{"out": "DB_HOST=db\\nDB_PASSWORD=[REDACTED: secret-assignment]\\nDB_PORT=5432\\n"}')
+
+
+def test_a_netrc_entry_in_json_text_is_found_across_its_escaped_line_breaks():
+    text = '{"out": "machine api.example.org\\n  login me\\n  password\\n    Wm3Tr0ubK9\\n"}'
+    assert Redactor().redact_text(text)[0] == (
+        '{"out": "machine api.example.org\\n  login me\\n  password\\n    [REDACTED: netrc-password]\\n"}')

@@ -275,7 +275,7 @@ _OPERATOR = re.compile(r"\s(?:if|else|or|and|not|in|is|[-+*/%?:|&<>=!]{1,3})\s")
 _CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
 # A line of assignments, or an INI section: what a line is among in an env or INI file.
 _ASSIGNMENT_LINE = re.compile(r"[ \t]*(?:export[ \t]+)?[A-Za-z_][\w.-]*[ \t]*=|[ \t]*\[[^\]\n]+\][ \t]*\Z")
-_LINE_BREAK = re.compile(r"\r?\n|\\r?\\n")
+_LINE_BREAK = re.compile(r"\r?\n|(?:\\r)?\\n")
 
 
 def _assignment_value(match: re.Match[str], start: int, end: int) -> tuple[int, int] | None:
@@ -289,6 +289,8 @@ def _assignment_value(match: re.Match[str], start: int, end: int) -> tuple[int, 
     text = match.string
     if match.group("bare") is None:
         return start, end
+    if (escaped_end := _LINE_BREAK.search(text, start, end)) is not None:
+        end = escaped_end.start()  # JSON text's `\n` ends the line, as a line break does
     name_start = match.start()
     while name_start > 0 and (text[name_start - 1].isalnum() or text[name_start - 1] in "_.-"):
         name_start -= 1
@@ -296,7 +298,7 @@ def _assignment_value(match: re.Match[str], start: int, end: int) -> tuple[int, 
     line_start = max(text.rfind("\n", 0, name_start) + 1, escaped_break + 2 if escaped_break >= 0 else 0)
     if name_start > 0 and text[name_start - 1] in "?&":
         value = re.split(r"[&#]", text[start:end], maxsplit=1)[0]
-    elif (line_end := _in_a_file_of_settings(match, line_start, name_start)) is not None:
+    elif (line_end := _in_a_file_of_settings(match, line_start, name_start, end)) is not None:
         value = re.split(r"[ \t]#", text[start:line_end], maxsplit=1)[0].rstrip()
         if _OPERATOR.search(f" {value} ") is not None:
             return None  # `password = user_password if remember else None`
@@ -311,13 +313,13 @@ def _assignment_value(match: re.Match[str], start: int, end: int) -> tuple[int, 
     return start, start + len(value)
 
 
-def _in_a_file_of_settings(match: re.Match[str], line_start: int, name_start: int) -> int | None:
+def _in_a_file_of_settings(match: re.Match[str], line_start: int, name_start: int, value_end: int) -> int | None:
     """Where the line of an assignment ends, if it is a line of an env or INI file (see
     _assignment_value), else None."""
     text = match.string
     if text[line_start:name_start].strip(" \t") not in ("", "export"):
         return None
-    breaks = _LINE_BREAK.search(text, match.end())
+    breaks = _LINE_BREAK.search(text, value_end)
     line_end = breaks.start() if breaks else len(text)
     equals = text[match.start() : match.start("bare")]
     if re.search(r"[ \t]=[ \t]", equals) is not None:
@@ -621,7 +623,7 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
         "netrc-password",
         # A `.netrc` entry's password: `machine HOST login USER password …`, on one line
         # or several; see _netrc_entry.
-        r"(?<![\w-])password(?:[ \t]+|[ \t]*(?:\r?\n|\\r?\\n)[ \t]*)" + _NOT_MARKER + _NOT_STAND_IN
+        r"(?<![\w-])password(?:[ \t]+|[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]*)" + _NOT_MARKER + _NOT_STAND_IN
         + r"(?P<secret>[^\s\"'\\]+)",
         "secret",
         hints=["machine", "default"],
