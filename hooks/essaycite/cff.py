@@ -9,6 +9,9 @@ build runs (SITE_URL), and a file kept in the repository must not change with it
 an unsigned essay's name: CFF requires an author, so it gets one person whose name is
 not given (`{}`, which the CFF 1.2.0 schema accepts and converters print as no name),
 not "anonymous", which they would print as if the essay were signed so.
+
+The essay's DOI, when set, is both the repository's `doi` and the essay's: the DOI an
+archive of a tagged release (Zenodo's) registers names that release, which holds the essay.
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ def citation_cff_text(meta: EssayMetadata) -> str:
         *(_folded("abstract", meta.description) if meta.description else []),
         *_authors(meta, ""),
         f'version: "{meta.edition}"',
+        *([f"doi: {_quoted(meta.doi)}"] if meta.doi else []),
         f"date-released: {date}",
         "preferred-citation:",
         "  type: generic",
@@ -77,6 +81,7 @@ def citation_cff_text(meta: EssayMetadata) -> str:
         *_authors(meta, "  "),
         f'  edition: "{meta.edition}"',
         f"  date-published: {date}",
+        *([f"  doi: {_quoted(meta.doi)}"] if meta.doi else []),
         "  languages:",
         f"    - {_quoted(meta.language)}",
         "  medium: website",
