@@ -1,5 +1,5 @@
-"""The essay's DOI (`extra.essay.doi`): checked, and given wherever the essay is cited
-or described; for the whole essay only, never for a section or a message."""
+"""The essay's DOI (`extra.essay.doi`): checked, and given wherever the essay is cited,
+described or archived; for the whole essay only, never for a section or a message."""
 
 from __future__ import annotations
 
@@ -10,14 +10,17 @@ from pathlib import Path
 
 import pytest
 import yaml
+from mkdocs.utils.yaml import yaml_load
 from pypdf import PdfReader, PdfWriter
 
 from author_project import author_project
-from conftest import PUBLIC_URL, build, selected, soup
+from conftest import PUBLIC_URL, ROOT, build, selected, soup
 from essay_pdf import PrintedPage, finish_pdf
 from essaycite.doi import bare_doi
 from essaycite.exchange import csl_item, ris
 from essaycite.formats import apa, chicago, mla
+from essaycite.zenodo import zenodo_json_text, zenodo_metadata
+from sitebuild.settings import essay_metadata
 from test_citation_formats import META, NAMED
 
 DOI = "10.5281/zenodo.1234567"
@@ -167,6 +170,27 @@ def test_citation_cff_gives_the_doi(project):
     assert cff["doi"] == DOI and cff["preferred-citation"]["doi"] == DOI
 
 
+def test_the_zenodo_file_describes_the_essay(project):
+    data = json.loads((project / ".zenodo.json").read_text(encoding="utf-8"))
+    assert data == {
+        "title": "A Setting Changed in Codex CLI: Looking Before Changing",
+        "upload_type": "publication",
+        "publication_type": "other",
+        "creators": [{"name": "Ñúñez-Ødegaard, José"}, {"name": "Acme Research, Inc."}],
+        "description": "An essay on a default changed in a Codex CLI session, with the whole session.",
+        "publication_date": "2027-02-01",
+        "version": "1",
+        "related_identifiers": [{"identifier": PUBLIC_URL, "relation": "isSourceOf", "scheme": "url"}],
+    }
+
+
+def test_the_zenodo_file_leaves_out_an_unsigned_essays_creators_and_a_local_address():
+    local = dataclasses.replace(META, url="http://127.0.0.1:8000/")
+    data = zenodo_metadata(local)
+    assert "creators" not in data and "related_identifiers" not in data
+    assert zenodo_metadata(META)["related_identifiers"][0]["identifier"] == META.url
+
+
 # --- the PDF -----------------------------------------------------------------------------
 
 def test_the_pdf_carries_the_doi_of_the_page_it_was_printed_from(site, tmp_path):
@@ -179,3 +203,21 @@ def test_the_pdf_carries_the_doi_of_the_page_it_was_printed_from(site, tmp_path)
     assert info is not None
     assert (str(info["/DOI"]), str(info["/Keywords"])) == (DOI, f"doi:{DOI}")
     assert info["/Title"] and info["/Author"]
+
+
+def test_the_repositorys_zenodo_file_is_what_mkdocs_yml_gives():
+    essay = essay_metadata(yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
+    assert (ROOT / ".zenodo.json").read_text(encoding="utf-8") == zenodo_json_text(essay)
+
+
+def test_the_build_writes_the_zenodo_file_only_when_it_changes(project):
+    zenodo = project / ".zenodo.json"
+    written = zenodo.read_text(encoding="utf-8")
+    again = build(project, project / "again", SITE_URL=PUBLIC_URL)
+    assert again.returncode == 0 and ".zenodo.json" not in again.stderr, again.stderr
+    assert zenodo.read_text(encoding="utf-8") == written
+    elsewhere = build(project, project / "again", SITE_URL="https://example.net/essay/")
+    assert ".zenodo.json written from mkdocs.yml: its related_identifiers differed" in elsewhere.stderr
+    assert json.loads(zenodo.read_text(encoding="utf-8"))["related_identifiers"][0]["identifier"] == \
+        "https://example.net/essay/"
+    build(project, project / "again", SITE_URL=PUBLIC_URL)  # as the other tests of the module read it
