@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from cffconvert import Citation  # type: ignore[import-untyped]  # cffconvert ships no type hints
 from mkdocs.utils.yaml import yaml_load
 from pypdf import PdfReader, PdfWriter
 
 from author_project import author_project
 from conftest import PUBLIC_URL, ROOT, build, selected, soup
 from essay_pdf import PrintedPage, finish_pdf
+from essaycite.cff import citation_cff_text
 from essaycite.doi import bare_doi
 from essaycite.exchange import csl_item, ris
 from essaycite.formats import apa, chicago, mla
@@ -170,6 +172,10 @@ def test_citation_cff_gives_the_doi(project):
     assert cff["doi"] == DOI and cff["preferred-citation"]["doi"] == DOI
 
 
+def test_citation_cff_with_a_doi_is_valid_against_the_cff_schema(project):
+    Citation((project / "CITATION.cff").read_text(encoding="utf-8")).validate()  # raises on any fault
+
+
 def test_the_zenodo_file_describes_the_essay(project):
     data = json.loads((project / ".zenodo.json").read_text(encoding="utf-8"))
     assert data == {
@@ -221,3 +227,10 @@ def test_the_build_writes_the_zenodo_file_only_when_it_changes(project):
     assert json.loads(zenodo.read_text(encoding="utf-8"))["related_identifiers"][0]["identifier"] == \
         "https://example.net/essay/"
     build(project, project / "again", SITE_URL=PUBLIC_URL)  # as the other tests of the module read it
+
+
+@pytest.mark.parametrize("doi, kept", [("10.1000.10/ABC-(1)_x;y", True), ("10.1000/a<b>#c", False), ("10.12/x", False)])
+def test_citation_cff_leaves_out_a_doi_its_schema_refuses(doi, kept):
+    text = citation_cff_text(dataclasses.replace(NAMED, doi=doi))
+    Citation(text).validate()
+    assert yaml.safe_load(text).get("doi") == (doi if kept else None)
