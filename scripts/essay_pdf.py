@@ -4,7 +4,7 @@
 The site is served over HTTP on 127.0.0.1 while Chromium prints (by scripts/static_host.py),
 so that the page's relative links to styles and images load as they do on the web. Its
 links to the server are then pointed at the site's public address (the page's canonical
-link) and its Title and Author set from the page's metadata. The PDF is written to a
+link) and its Title, Author and DOI set from the page's metadata. The PDF is written to a
 temporary file beside the output and renamed into place only when complete.
 
     python scripts/essay_pdf.py site -o essay.pdf [--page print/index.html]
@@ -39,6 +39,7 @@ logging.getLogger("pypdf").setLevel(logging.CRITICAL)
 CHROMIUM = "/usr/bin/chromium"
 DEFAULT_PAGE = "print/index.html"
 DEFAULT_TIMEOUT = 120.0
+DOI_URL = "https://doi.org/"  # the address of a DOI at its resolver, as the site links it
 
 
 class PdfError(Exception):
@@ -135,12 +136,14 @@ def print_to_pdf(site: Path, output: Path, page: str = DEFAULT_PAGE, chromium: s
 @dataclass
 class PrintedPage:
     """What the printed page says of itself: the site's public address (from its
-    canonical link), its title (Open Graph's) and its authors (`<meta name="author">`,
-    which the theme writes from the page's `author`, or else from site_author)."""
+    canonical link), its title (Open Graph's), its authors (`<meta name="author">`,
+    which the theme writes from the page's `author`, or else from site_author) and the
+    essay's DOI (from `<link rel="cite-as">` to the DOI's address)."""
 
     site_url: str | None = None
     title: str | None = None
     authors: list[str] = field(default_factory=list)
+    doi: str | None = None
 
     @classmethod
     def read(cls, path: Path, page: str) -> PrintedPage:
@@ -165,6 +168,10 @@ class _HeadReader(HTMLParser):
         attributes = dict(attrs)
         if tag == "link" and attributes.get("rel") == "canonical":
             self.page.site_url = attributes.get("href")
+        elif tag == "link" and attributes.get("rel") == "cite-as":
+            href = attributes.get("href") or ""
+            if href.startswith(DOI_URL):
+                self.page.doi = href[len(DOI_URL):]
         elif tag == "meta" and attributes.get("property") == "og:title":
             self.page.title = attributes.get("content")
         elif tag == "meta" and attributes.get("name") == "author" and attributes.get("content"):
@@ -186,6 +193,9 @@ def finish_pdf(path: str, served_at: str, page: PrintedPage) -> None:
     metadata = {"/Title": page.title} if page.title else {}
     if page.authors:
         metadata["/Author"] = "; ".join(page.authors)
+    if page.doi:  # a key of its own, and in the keywords that readers show
+        metadata["/DOI"] = page.doi
+        metadata["/Keywords"] = f"doi:{page.doi}"
     writer.add_metadata(metadata)
     writer.write(path)
 

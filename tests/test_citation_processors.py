@@ -25,6 +25,8 @@ from test_citation_formats import META, NAMED
 RENDER_JS = ROOT / "tests" / "csl" / "render.js"
 CSL_STYLES = {"APA": "apa", "MLA": "modern-language-association", "Chicago": "chicago-notes-bibliography"}
 STYLE_FUNCTIONS = {"APA": apa, "MLA": mla, "Chicago": chicago}
+DOI = "10.5281/zenodo.1234567"
+WITH_DOI = dataclasses.replace(NAMED, doi=DOI)  # the essay's DOI; its parts have none
 
 
 def section_parts(meta: EssayMetadata) -> list:
@@ -49,7 +51,8 @@ CASES = [(meta, part) for meta in (META, NAMED) for part in every_part(meta)] + 
     (dataclasses.replace(META, title="Why Speak?", site_name="Why Speak?"), None),
     (dataclasses.replace(META, title="Why Speak?", authors=(Person("Anonymous"),)), META.message(1)),
     (dataclasses.replace(NAMED, title='A "Quoted" Word', published=META.published.replace(month=12)), None),
-]
+    (dataclasses.replace(META, doi=DOI), None),
+] + [(WITH_DOI, part) for part in every_part(WITH_DOI)]
 
 
 def citeproc_entries(style: str, items: list[dict]) -> dict[str, str]:
@@ -108,6 +111,8 @@ def test_the_shown_citations_are_what_citeproc_js_renders_from_the_downloads(ren
     assert len(pairs) == len(CASES) > 20
     for ours, theirs in pairs:
         assert segments_of_reference(ours) == segments_of_html(theirs), style
+    doi_entries = [theirs for (meta, part), (_, theirs) in zip(CASES, pairs, strict=True) if meta.doi and not part]
+    assert len(doi_entries) == 2 and all(f"https://doi.org/{DOI}" in entry for entry in doi_entries)
 
 
 def test_the_comparison_sees_a_difference():
@@ -143,7 +148,7 @@ def bbl_entries(bbl: str) -> dict[str, tuple[str, str]]:
     return result
 
 
-@pytest.mark.parametrize("meta", [META, NAMED], ids=["unsigned", "signed"])
+@pytest.mark.parametrize("meta", [META, NAMED, WITH_DOI], ids=["unsigned", "signed", "doi"])
 @pytest.mark.parametrize("style", ["plain", "apalike", "plainnat"])
 def test_bibtex_styles_read_every_entry_without_a_warning(tmp_path, meta, style):
     parts = every_part(meta)
@@ -189,7 +194,7 @@ def test_latex_typesets_the_bibtex_entries(tmp_path, style, packages):
 # --- biber and biblatex -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("flavour", ["essay.bib", "essay-biblatex.bib"])
-@pytest.mark.parametrize("meta", [META, NAMED], ids=["unsigned", "signed"])
+@pytest.mark.parametrize("meta", [META, NAMED, WITH_DOI], ids=["unsigned", "signed", "doi"])
 def test_biber_finds_every_field_in_its_data_model(tmp_path, meta, flavour):
     download = {d.filename: d for d in downloads(meta, every_part(meta)[1:])}[flavour]
     (tmp_path / "refs.bib").write_text(download.text, encoding="utf-8")
@@ -198,6 +203,9 @@ def test_biber_finds_every_field_in_its_data_model(tmp_path, meta, flavour):
     log = result.stdout + result.stderr
     assert re.search(r"Found \d+ citekeys", log) or "Found BibTeX data source" in log, log
     assert [line for line in log.splitlines() if line.startswith(("WARN", "ERROR"))] == []
+    # What biber read, written back (refs_bibertool.bib): the essay's doi kept, verbatim.
+    kept = (tmp_path / "refs_bibertool.bib").read_text(encoding="utf-8")
+    assert re.findall(r"^\s*doi\s*=\s*\{(.*)\}", kept, re.MULTILINE | re.IGNORECASE) == ([DOI] if meta.doi else [])
 
 
 def test_the_biber_check_catches_a_warning(tmp_path):

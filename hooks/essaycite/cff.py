@@ -9,11 +9,18 @@ build runs (SITE_URL), and a file kept in the repository must not change with it
 an unsigned essay's name: CFF requires an author, so it gets one person whose name is
 not given (`{}`, which the CFF 1.2.0 schema accepts and converters print as no name),
 not "anonymous", which they would print as if the essay were signed so.
+
+The essay's DOI, when set, is both the repository's `doi` and the essay's: the DOI an
+archive of a tagged release (Zenodo's) registers names that release, which holds the essay.
+It is left out when the CFF schema's narrower pattern refuses it (a registrant code of
+fewer than four digits, or a suffix with characters such as `<` or `#`, which old DOIs
+hold): the file must stay valid, and every DOI Zenodo registers passes.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from typing import Any
 
@@ -26,6 +33,8 @@ HEADER = """\
 # Written from mkdocs.yml by the site's build: edit mkdocs.yml (site_description,
 # site_author or extra.essay.authors, extra.essay), not this file.
 """
+# The CFF 1.2.0 schema's pattern of a DOI.
+CFF_DOI_RE = re.compile(r"10\.\d{4,9}(\.\d+)?/[A-Za-z0-9:/_;\-\.\(\)\[\]\\]+")
 UNSIGNED = "# The essay is unsigned: its one author is a person whose name is not given, `{}`.\n"
 MESSAGE = ("If you use or refer to this work, please cite the essay as given under preferred-citation; "
            "the site's \"How to cite\" page gives it in APA, MLA and Chicago style, with the address of "
@@ -62,6 +71,7 @@ def _authors(meta: EssayMetadata, indent: str) -> list[str]:
 def citation_cff_text(meta: EssayMetadata) -> str:
     """The whole CITATION.cff for the essay described by `meta`."""
     date = meta.published.isoformat()
+    doi = meta.doi if meta.doi and CFF_DOI_RE.fullmatch(meta.doi) else None
     lines = [
         "cff-version: 1.2.0",
         "type: software",
@@ -70,6 +80,7 @@ def citation_cff_text(meta: EssayMetadata) -> str:
         *(_folded("abstract", meta.description) if meta.description else []),
         *_authors(meta, ""),
         f'version: "{meta.edition}"',
+        *([f"doi: {_quoted(doi)}"] if doi else []),
         f"date-released: {date}",
         "preferred-citation:",
         "  type: generic",
@@ -77,6 +88,7 @@ def citation_cff_text(meta: EssayMetadata) -> str:
         *_authors(meta, "  "),
         f'  edition: "{meta.edition}"',
         f"  date-published: {date}",
+        *([f"  doi: {_quoted(doi)}"] if doi else []),
         "  languages:",
         f"    - {_quoted(meta.language)}",
         "  medium: website",

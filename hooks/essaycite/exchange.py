@@ -142,6 +142,8 @@ def bibtex(meta: EssayMetadata, part: Part | None = None) -> str:
         ("month", BIBTEX_MONTHS[w.published.month - 1]),  # the styles' month macro, unbraced
         ("note", _braced(f"\\url{{{bibtex_url(w.url)}}}")),
     ]
+    if w.doi:  # for reference managers: BibTeX's styles print no doi of a @misc, and warn of none
+        fields.append(("doi", _braced(w.doi)))
     return _entry("misc", w.key, fields)
 
 
@@ -160,6 +162,8 @@ def biblatex(meta: EssayMetadata, part: Part | None = None) -> str:
         ("date", _braced(w.published.isoformat())),
         ("url", _braced(bibtex_url(w.url))),
     ]
+    if w.doi:  # read verbatim, as url is
+        fields.append(("doi", _braced(w.doi)))
     return _entry("online", w.key, fields)
 
 
@@ -182,6 +186,7 @@ def ris(meta: EssayMetadata, part: Part | None = None) -> str:
         line("DA", f"{date.year:04d}/{date.month:02d}/{date.day:02d}"),
         line("ET", str(w.edition)),
         line("UR", w.url),
+        *([line("DO", w.doi)] if w.doi else []),
         line("LA", w.language),
         line("ID", w.key),
         line("ER", ""),
@@ -213,6 +218,7 @@ def csl_item(meta: EssayMetadata, part: Part | None = None) -> dict[str, Any]:
         "edition": str(w.edition),
         "issued": {"date-parts": [[w.published.year, w.published.month, w.published.day]]},
         "URL": w.url,
+        **({"DOI": w.doi} if w.doi else {}),
         "language": w.language,
     })
     return item

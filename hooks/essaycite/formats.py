@@ -14,7 +14,9 @@ page in quotes and the site in italics; Chicago quotes the page. MLA and Chicago
 the edition ("1st ed."); APA's web page form has no place for one, and the official APA
 style leaves it out too; there the date, which changes with each edition, tells them
 apart. Types that would print the edition in APA (document, report, book) turn the
-sections into chapters "In" the essay, or lose the day of publication.
+sections into chapters "In" the essay, or lose the day of publication. An essay with a
+DOI ends with the DOI's address instead of its URL, as all three styles ask; its
+sections and messages keep their URLs (see `work.Work.doi`).
 
 When the essay is unsigned, each style applies its rule for a work without an author:
 the title takes the author's place (Chicago: the site's name, for a page of a site).
@@ -167,7 +169,7 @@ def apa(meta: EssayMetadata, part: Part | None = None) -> Reference:
         _italic_title(runs, title).add(f" {date} ")
     if w.container:
         runs.add(closed(w.container) + " ")
-    return runs.url(w.url).reference()  # APA puts no period after the URL
+    return runs.url(w.address).reference()  # APA puts no period after the URL
 
 
 # --- MLA 9 -------------------------------------------------------------------
@@ -195,7 +197,7 @@ def mla(meta: EssayMetadata, part: Part | None = None) -> Reference:
         _italic_title(runs, w.title).add(" ")
     date = w.published
     runs.add(f"{edition_label(w.edition)}, {date.day} {MLA_MONTHS[date.month - 1]} {date.year}, ")
-    return runs.url(w.url).add(".").reference()
+    return runs.url(w.address).add(".").reference()
 
 
 # --- Chicago 18 (notes and bibliography: the bibliography entry) ----------------
@@ -221,7 +223,7 @@ def chicago(meta: EssayMetadata, part: Part | None = None) -> Reference:
     runs.add(f"{_quoted(w.title)} {edition_label(w.edition)} ")
     if w.authors and w.container:
         runs.add(w.container + ", ")
-    return runs.add(closed(_long_date(w.published)) + " ").url(w.url).add(".").reference()
+    return runs.add(closed(_long_date(w.published)) + " ").url(w.address).add(".").reference()
 
 
 # --- everything at once ------------------------------------------------------------

@@ -16,7 +16,10 @@ Every page has Open Graph and Twitter card tags, for a shared link's preview. Th
 authors appear only when the settings name them (`site_author` or
 `extra.essay.authors`), each in its own `citation_author` and `DC.creator`, an
 organisation by its name; an unsigned essay has no `citation_author`, `DC.creator` or
-JSON-LD author. The functions return data; the caller writes the elements.
+JSON-LD author. The essay's DOI, when set, is in `citation_doi` and in a second
+`DC.identifier` (`doi:10.…`) of the essay's home page alone, and in a `cite-as` link
+of the pages that hold the whole essay. The functions return data;
+the caller writes the elements.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .doi import doi_url
 from .metadata import EssayMetadata, Part, Person
 
 ESSAY, SECTION, PAGE = "essay", "section", "page"
@@ -70,6 +74,8 @@ def page_head(meta: EssayMetadata, kind: str, page: Part | None = None, parts: I
     if kind in (ESSAY, SECTION):
         pairs += dublin_core_tags(meta, None if kind == ESSAY else page)
         links.append({"rel": DUBLIN_CORE_SCHEMA[0], "href": DUBLIN_CORE_SCHEMA[1]})
+    if kind == ESSAY:
+        links += cite_as_links(meta)
     tags = [{"name": name, "content": content} for name, content in pairs]
     tags += open_graph_tags(meta, kind, page, description)
     if kind == ESSAY:
@@ -101,7 +107,15 @@ def highwire_tags(meta: EssayMetadata, *, pdf_url: str | None = None,
     ]
     if pdf_url:
         tags.append(("citation_pdf_url", meta.url_for(pdf_url)))
+    if meta.doi:
+        tags.append(("citation_doi", meta.doi))  # bare, as Scholar documents it
     return tags
+
+
+def cite_as_links(meta: EssayMetadata) -> list[dict[str, str]]:
+    """For a page that holds the whole essay: `<link rel="cite-as">` (RFC 8574) to its
+    DOI's address, when it has a DOI; how the PDF printed from the page learns it."""
+    return [{"rel": "cite-as", "href": doi_url(meta.doi)}] if meta.doi else []
 
 
 def dublin_core_tags(meta: EssayMetadata, part: Part | None = None) -> list[tuple[str, str]]:
@@ -114,8 +128,10 @@ def dublin_core_tags(meta: EssayMetadata, part: Part | None = None) -> list[tupl
         ("DC.type", "Text"),
         ("DC.format", "text/html"),
         ("DC.identifier", part.url if part else meta.url),
-        ("DC.language", meta.language),
     ]
+    if meta.doi and not part:  # the DOI names the whole essay, not a section
+        tags.append(("DC.identifier", f"doi:{meta.doi}"))
+    tags.append(("DC.language", meta.language))
     if part:
         tags.append(("DC.relation", meta.url))
     elif meta.description:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urljoin, urlsplit
 
 from .authors import Author, Organisation, Person, in_prose
+from .doi import bare_doi
 
 __all__ = ["Author", "EssayMetadata", "MetadataError", "Organisation", "Part", "Person"]
 
@@ -47,6 +48,7 @@ class EssayMetadata:
     description: str = ""
     # Words that APA's sentence case must leave capitalised (names such as "Blackwell").
     proper_nouns: tuple[str, ...] = ()
+    doi: str | None = None  # the whole essay's, bare: 10.5281/zenodo.1234567
 
     def __post_init__(self) -> None:
         if not self.title.strip():
@@ -58,6 +60,8 @@ class EssayMetadata:
         parts = urlsplit(self.url)
         if parts.scheme not in ("http", "https") or not parts.netloc or not self.url.endswith("/"):
             raise MetadataError(f"site_url: expected an absolute http(s) address ending in '/', got {self.url!r}")
+        if self.doi is not None and bare_doi(self.doi) != self.doi:
+            raise MetadataError(f"extra.essay.doi: expected a DOI such as 10.5281/zenodo.1234567, got {self.doi!r}")
 
     @property
     def imprint(self) -> str:

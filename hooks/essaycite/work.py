@@ -11,6 +11,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
+from .doi import doi_url
 from .metadata import Author, EssayMetadata, Part
 
 
@@ -27,6 +28,14 @@ class Work:
     edition: int
     published: datetime.date
     language: str
+    # The essay's DOI, for the essay alone: a DOI names the work it was registered for,
+    # and a part cited by it would be taken for the whole (reference managers merge by DOI).
+    doi: str | None = None
+
+    @property
+    def address(self) -> str:
+        """What the styles end the citation with: the DOI's address, else the work's URL."""
+        return doi_url(self.doi) if self.doi else self.url
 
 
 def ordinal(n: int) -> str:
@@ -69,4 +78,5 @@ def work(meta: EssayMetadata, part: Part | None = None) -> Work:
         edition=meta.edition,
         published=meta.published,
         language=meta.language,
+        doi=None if part else meta.doi,
     )

@@ -29,6 +29,7 @@ from essaycite.cff import citation_cff_text, what_differs
 from essaycite.metadata import MetadataError
 from essaycite.paragraphs import ParagraphLinks
 from essaycite.source import ID_LINE_RE, lines_outside_code
+from essaycite.zenodo import zenodo_json_text
 from msgref import stranded
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
@@ -59,6 +60,7 @@ from .worker import end_workers
 from .yaml_aliases import alias_problem
 
 CITATION_FILE = "CITATION.cff"  # beside mkdocs.yml: how to cite the repository, as the essay
+ZENODO_FILE = ".zenodo.json"  # beside mkdocs.yml: what Zenodo records for an archived release
 # What a build reports as one line, without a traceback.
 PROBLEMS = (SettingsError, MetadataError, TranscriptError, PageError)
 
@@ -243,11 +245,12 @@ class SiteBuild:
 
     def finished(self) -> None:
         """The site is written: so are, once this returns, the whole texts of long messages,
-        and CITATION.cff beside the site's configuration, if it no longer said what the
-        settings do."""
+        and CITATION.cff and .zenodo.json beside the site's configuration, if they no
+        longer said what the settings do."""
         self.rendering.finish()
         if self.site.essay:
-            self._write_citation_file(citation_cff_text(self.site.essay.meta))
+            self._write_citation_file(CITATION_FILE, citation_cff_text(self.site.essay.meta))
+            self._write_citation_file(ZENODO_FILE, zenodo_json_text(self.site.essay.meta))
 
     @staticmethod
     def before_cleaning(site: SiteConfig) -> None:
@@ -331,8 +334,9 @@ class SiteBuild:
             return ""
         return self.page_list.contents(self.page.src, self._titles)
 
-    def _write_citation_file(self, text: str) -> None:
-        path = os.path.join(self.site.project_dir, CITATION_FILE)
+    def _write_citation_file(self, name: str, text: str) -> None:
+        """Writes `text` to the file `name` beside mkdocs.yml, unless it holds it already."""
+        path = os.path.join(self.site.project_dir, name)
         try:
             with open(path, encoding="utf-8") as file:
                 current: str | None = file.read()
@@ -347,9 +351,9 @@ class SiteBuild:
             with replaced_when_done(path) as temporary, open(temporary, "w", encoding="utf-8") as file:
                 file.write(text)
         except OSError as error:  # a checkout that cannot be written: the site is built all the same
-            self.log.warning("%s: cannot be written from mkdocs.yml (%s: %s)", CITATION_FILE, reason, error.strerror)
+            self.log.warning("%s: cannot be written from mkdocs.yml (%s: %s)", name, reason, error.strerror)
             return
-        self.log.info("%s written from mkdocs.yml: %s", CITATION_FILE, reason)
+        self.log.info("%s written from mkdocs.yml: %s", name, reason)
 
     def _record_paragraphs(self, ids: list[str]) -> None:
         self.records.paragraphs[self.page.src] = ids

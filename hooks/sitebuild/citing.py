@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from essaycite import head as head_data
 from essaycite.cite_box import NOT_SEARCHED, citation_list, cite_box, link_line
+from essaycite.doi import doi_url
 from essaycite.formats import downloads, message_references, references
 from essaycite.metadata import EssayMetadata, Part
 from msgref.citations import CitationRegistry
@@ -96,11 +97,15 @@ class CitableEssay:
                                 box_id=SECTION_BOX_ID))
 
     def byline(self, src: str) -> str:
-        """The line under a section's title: the essay's date and edition, a link to the
-        section's citations and one to the PDF, where a reader looks for them first."""
+        """The line under a section's title: the essay's date and edition, its DOI's
+        address if it has one, a link to the section's citations and one to the PDF,
+        where a reader looks for them first."""
         date = self.meta.published
         line = etree.Element("p", {"class": "essay-byline", **NOT_SEARCHED})
         line.text = f"Published {date.day} {date.strftime('%B')} {date.year} · Edition {self.meta.edition} · "
+        if self.meta.doi:  # the essay's, so also on a section's page
+            doi = etree.SubElement(line, "a", {"href": doi_url(self.meta.doi), "class": "essay-doi"})
+            doi.text, doi.tail = "DOI", " · "
         cite = etree.SubElement(line, "a", {"href": f"#{SECTION_BOX_ID}"})
         cite.text = "Cite"
         if self.pdf:
@@ -180,6 +185,8 @@ class CitableEssay:
             kind, page = head_data.PAGE, Part(self._records.title_of(src), self.meta.url_for(self._url(src)))
         found = head_data.page_head(self.meta, kind, page, self.parts(), pdf_url=self.pdf,
                                     fulltext_url=self._pages.url(PRINT_PAGE))
+        if src == PRINT_PAGE:
+            found.links.extend(head_data.cite_as_links(self.meta))  # the whole essay, as its PDF
         result = PageHead(meta=found.meta, link=found.links, json_ld=head_data.json_ld_script_text(found.json_ld))
         if src == PRINT_PAGE:
             # Printed, every page of the whole essay is headed by its short title.

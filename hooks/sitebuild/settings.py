@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from essaycite.authors import Author, AuthorError, parse_authors, parse_person
+from essaycite.doi import bare_doi
 from essaycite.metadata import EssayMetadata
 from msgref.hidden_characters import BIDI_RE, hidden_reference
 
@@ -171,6 +172,13 @@ def _pdf(value: object) -> str | None:
 def is_address(pdf: str) -> bool:
     """Whether the `pdf` setting is an http(s) address, linked as it is, rather than a path in the site."""
     return bool(urlsplit(pdf).scheme)
+
+
+def _doi(value: object) -> str:
+    doi = bare_doi(value) if isinstance(value, str) else None
+    if doi is None:
+        raise _Invalid("expected a DOI such as 10.5281/zenodo.1234567")
+    return doi
 
 
 def _authors(value: object) -> tuple[Author, ...]:
@@ -356,6 +364,8 @@ class EssaySettings:
     proper_nouns: tuple[str, ...] = _setting((), _strings)  # words APA's sentence case keeps capitalised
     # The essay's authors, people and organisations, when more than site_author's one person.
     authors: tuple[Author, ...] = _setting((), _authors)
+    # The essay's DOI, bare (10.5281/zenodo.1234567), also when given as https://doi.org/… or doi:….
+    doi: str | None = _setting(None, _doi)
 
     REQUIRED = ("title", "published", "edition")
 
@@ -420,6 +430,7 @@ def essay_metadata(config: Mapping[str, Any], essay: EssaySettings | None = None
         language=essay.language or (theme.get("language") if isinstance(theme, Mapping) else None) or "en",
         description=" ".join(str(config.get("site_description") or "").split()),
         proper_nouns=essay.proper_nouns,
+        doi=essay.doi,
     )
 
 
