@@ -1,11 +1,12 @@
 """`sitebuild.worker.MadeByIndex` run in a process of its own, where only the main thread
 runs, as in a build: `python worker_probe.py SCENARIO MARKS`. Prints, as JSON, whether a
-worker made things, the worker's process id and, for each index asked for, whether this
-process made it; each time a thing is made, wherever, a file is made in the folder MARKS.
+worker made things, the processes that made things beside this one and, for each index
+asked for, whether this process made it; each time a thing is made, wherever, a file is made in the folder MARKS.
 
 Scenarios:
-  in-order   six things asked for in order
-  waited     the worker makes the first slowly: this process waits for it
+  in-order   six things asked for in order, once the worker has made them
+  waited     the worker makes the first slowly: this process makes the second meanwhile,
+             then waits for the first
   not-begun  the last is asked for first, while the worker makes the first: made here
   crash      the worker dies making the first thing it makes
   error      making the second raises an error, wherever it is made
@@ -58,15 +59,19 @@ def main(scenario: str, marks: str) -> None:
         os.fork = refuse_to_fork
     count = 6
     made = MadeByIndex(make, count, in_worker=True)
-    workers = [process.pid for process in multiprocessing.active_children()]
-    report = {"in_worker": made.in_worker, "workers": workers}
+    report: dict[str, object] = {"in_worker": made.in_worker}
     if scenario in ("exits", "killed"):
-        made[0]  # the worker made it: it is making the second now
+        while not any(name.startswith("1-") for name in os.listdir(marks)):
+            time.sleep(0.005)  # until the worker makes the second
+        report["workers"] = workers(marks)
         print(json.dumps(report), flush=True)
         KEPT.append(made)  # as a build's objects may be, until the process exits
         if scenario == "killed":
             os.kill(os.getpid(), signal.SIGKILL)
         sys.exit(1)  # as a build that failed
+    if scenario == "in-order":
+        while len(os.listdir(marks)) < count:
+            time.sleep(0.005)  # until the worker has made them all
     if scenario in ("waited", "not-begun"):
         os.read(first_begun_read, 1)
         threading.Timer(0.3, os.write, (go_write, b"x")).start()  # a thread: the worker is forked
@@ -81,9 +86,15 @@ def main(scenario: str, marks: str) -> None:
         results.append(str(error))
     finally:
         made.close()
+    report["workers"] = workers(marks)
     report["children"] = [process.pid for process in multiprocessing.active_children()]
     report["made"] = [item if isinstance(item, str) else [item[0], item[1] == HERE] for item in results]
     print(json.dumps(report))
+
+
+def workers(marks: str) -> list[int]:
+    """The processes other than this one that made things."""
+    return sorted({int(name.split("-")[1]) for name in os.listdir(marks)} - {HERE})
 
 
 def beside_a_thread() -> dict[str, bool]:

@@ -26,6 +26,7 @@ be forked, everything is made here, by the same code.
 from __future__ import annotations
 
 import contextlib
+import mmap
 import multiprocessing
 import os
 import pickle
@@ -52,7 +53,7 @@ class MadeByIndex(Generic[Made]):
     is made here."""
 
     def __init__(self, make: Callable[[int], Made], count: int, in_worker: bool):
-        self._make = make
+        self._make, self._count = make, count
         self._made: dict[int, Made] = {}
         self._worker: _Worker | None = None
         if in_worker and count > 0 and can_fork():
@@ -83,26 +84,34 @@ class MadeByIndex(Generic[Made]):
             worker.end()
 
     def _from_worker(self, index: int) -> Made:
-        """What the worker made for `index`, if it has made it or is making it; else made here."""
-        if self._worker is not None:
-            try:
-                return cast(Made, self._worker.made(index))
-            except LookupError:
-                pass
-        return self._make(index)
+        """What the worker made for `index`, if it has made it or is making it; else made
+        here. While the worker makes it, this process makes the next one, if nobody has."""
+        worker = self._worker
+        if worker is None:
+            return self._make(index)
+        if worker.is_making(index) and index + 1 < self._count and index + 1 not in self._made:
+            worker.made_here(index + 1)
+            self._made[index + 1] = self._make(index + 1)
+        try:
+            return cast(Made, worker.made(index))
+        except LookupError:
+            worker.made_here(index)
+            return self._make(index)
 
 
 class _Worker:
-    """The worker process, the file it writes to and the pipe it tells where each thing ends."""
+    """The worker process, the file it writes to, the pipe it tells where each thing ends
+    and a byte for each thing, which this process sets for those it makes itself."""
 
     def __init__(self, make: Callable[[int], Any], count: int):
         self._file = tempfile.TemporaryFile(prefix="site-worker-")  # noqa: SIM115  # closed by `end`
-        self._ends: list[int] = []  # where each thing the worker made ends in the file, in order
+        self._ends: list[int] = []  # where each thing the worker made (or passed) ends in the file, in order
         self._sent_all = False  # the pipe has ended: the worker made them all, or died
+        self._made_here = mmap.mmap(-1, count)  # shared with the worker, as it is forked
         self._pipe, sending = multiprocessing.Pipe(duplex=False)
         try:
             self._process = multiprocessing.get_context("fork").Process(
-                target=_make_all, args=(make, count, self._file, self._pipe, sending), daemon=True)
+                target=_make_all, args=(make, self._made_here, self._file, self._pipe, sending), daemon=True)
             self._process.start()
         except OSError:
             self._pipe.close()
@@ -110,6 +119,16 @@ class _Worker:
             raise
         finally:
             sending.close()  # the worker's alone: the pipe ends when the worker does
+
+    def is_making(self, index: int) -> bool:
+        """Whether the worker is making `index` now."""
+        self._receive(wait=False)
+        return index == len(self._ends) and not self._sent_all
+
+    def made_here(self, index: int) -> None:
+        """`index` is made by this process: the worker passes it, unless it has begun it
+        already (it is then made twice, the same)."""
+        self._made_here[index] = 1
 
     def made(self, index: int) -> Any:
         """What the worker made for `index`, once it has, if it has made it or is making it
@@ -127,6 +146,7 @@ class _Worker:
         self._pipe.close()  # the worker learns it as it sends where the thing it is making ends
         self._process.join()
         self._file.close()
+        self._made_here.close()
 
     def _receive(self, wait: bool) -> None:
         """Where the things the worker has made since the last call end; the first waited
@@ -139,14 +159,16 @@ class _Worker:
             self._sent_all = True
 
 
-def _make_all(make: Callable[[int], Any], count: int, file: IO[bytes], build_side: Connection,
+def _make_all(make: Callable[[int], Any], made_here: mmap.mmap, file: IO[bytes], build_side: Connection,
               pipe: Connection) -> None:
-    """The worker: each thing in order, written to `file`, and where it ends sent."""
+    """The worker: each thing in order that the build does not make, written to `file`,
+    and where it ends sent (for one the build makes, where the one before ends)."""
     build_side.close()  # closed here, the pipe breaks once the build closes its end
     try:
-        for index in range(count):
-            pickle.dump(make(index), file, protocol=pickle.HIGHEST_PROTOCOL)
-            file.flush()
+        for index in range(len(made_here)):
+            if not made_here[index]:
+                pickle.dump(make(index), file, protocol=pickle.HIGHEST_PROTOCOL)
+                file.flush()
             pipe.send(file.tell())
     except (Exception, KeyboardInterrupt):
         # The build is done with it, or gone (the pipe broke); Ctrl-C in a terminal reached
