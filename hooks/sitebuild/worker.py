@@ -3,8 +3,11 @@
 For a whole session, making the transcript's pages is most of a build's work, and none
 of it waits on the rest of the build. So a worker process on another core makes them,
 in order from the first, while the build converts and writes the essay's pages. The
-build takes each from the worker when it needs it: one the worker has made, or is
-making (the build waits for it); any other it makes itself.
+build takes each from the worker when it needs it. One the worker is making, it waits
+for, once it has made the next itself meanwhile; one the worker has not come to, it
+makes itself. Each thing the build makes itself is marked in a byte of memory the two
+processes share, and the worker passes it (unless it had begun it: then it is made
+twice, the same).
 
 The worker is one `multiprocessing` process, forked: it inherits everything the work is
 made from. It writes each thing it makes, pickled, to the end of a temporary file the
