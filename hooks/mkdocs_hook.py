@@ -248,7 +248,6 @@ on_post_build = CombinedEvent(_finish, _let_go_of_the_folder)
 
 
 def on_build_error(error: Exception) -> None:
-    SiteBuild.failed()  # MkDocs names no build here
     SITE_FOLDER.release()
     if problem := output_problem(error):  # MkDocs' own writing of a file failed: one line, not its traceback
         log.error(problem)

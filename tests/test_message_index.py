@@ -27,7 +27,6 @@ from msgref.message_index import (
     page_index,
     shard_name,
     words,
-    write_handed_over,
 )
 from sitebuild.site_folder import output_problem
 
@@ -101,43 +100,17 @@ def test_pages_made_in_any_order_give_the_same_index(tmp_path):
     assert in_order.search("word1") == [n for n in range(1, 41) if n % 3 == 1]
 
 
-def test_an_index_handed_over_is_written_the_same_in_any_process(tmp_path):
-    pages = {i: [SearchRecord(n, f"Message {n}", f"word{n % 3} common") for n in range(i * 10 + 1, i * 10 + 11)]
-             for i in range(3)}
-    written(tmp_path / "a", pages)
-    writer = MessageIndexWriter(str(tmp_path / "b" / "transcript" / "search"))
-    writer.spill_into(str(tmp_path))
-    for index, records in pages.items():
-        writer.add_page(index, "../" if index == 0 else f"../page-{index + 1}/", page_index(records))
-    handed_over = writer.handed_over()
-    assert handed_over.spill is not None and Path(handed_over.spill).parent == tmp_path
-    write_handed_over(handed_over)  # as a worker process does, from the files alone
-    writer.discard()
-    files = [{p.name: p.read_bytes() for p in (tmp_path / site / "transcript" / "search").iterdir()}
-             for site in ("a", "b")]
-    assert files[0] == files[1] and len(files[0]) > 3
-    (tmp_path / "taken").write_text("a file where the index's folder would be")
-    with pytest.raises(OSError):
-        write_handed_over(handed_over._replace(folder=str(tmp_path / "taken" / "search")))
-
-
 def test_words_spilled_page_by_page_give_the_index_of_words_held(tmp_path, monkeypatch):
-    """Past a bound, the words held go to a file, each bucket's as a chunk: read back, in
-    this process or from the file alone, they give the same shards."""
+    """Past a bound, the words held go to a file, each bucket's as a chunk: read back, they
+    give the same shards."""
     pages = {i: [SearchRecord(n, f"Message {n}", f"word{n % 7} w{n} common") for n in range(i * 50 + 1, i * 50 + 51)]
              for i in range(5)}
     written(tmp_path / "held", pages, order=[3, 1, 4, 0, 2])
     monkeypatch.setattr(MessageIndexWriter, "HELD_CHARS", 0)  # spilled as each page is added
     written(tmp_path / "spilled", pages, order=[3, 1, 4, 0, 2])
-    writer = MessageIndexWriter(str(tmp_path / "handed" / "transcript" / "search"))
-    writer.spill_into(str(tmp_path))
-    for index in [3, 1, 4, 0, 2]:
-        writer.add_page(index, "../" if index == 0 else f"../page-{index + 1}/", page_index(pages[index]))
-    write_handed_over(writer.handed_over())
-    writer.discard()
     files = [{p.name: p.read_bytes() for p in (tmp_path / site / "transcript" / "search").iterdir()}
-             for site in ("held", "spilled", "handed")]
-    assert files[0] == files[1] == files[2] and len(files[0]) > 5
+             for site in ("held", "spilled")]
+    assert files[0] == files[1] and len(files[0]) > 5
     assert BuiltIndex(tmp_path / "spilled").search("common") == list(range(1, 251))
 
 

@@ -6,18 +6,16 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from mkdocs.utils import clean_directory
 
 from message_index_reader import data_of
-from msgref.message_index import IndexToWrite, MessageIndexWriter, SearchRecord, page_index, write_handed_over
+from msgref.message_index import MessageIndexWriter
 from msgref.transcript_entries import page_entries
 from msgref.transcript_layout import TranscriptLayout
 from sitebuild.between_builds import LastMade, SetAside
-from sitebuild.rendering import INDEX_PARTS, TranscriptRendering, _finish_index, _Links, _Made, _write_claimed_parts
+from sitebuild.rendering import TranscriptRendering, _Links, _Made
 from sitebuild.settings import TranscriptSettings
 from transcripts import MemoryTranscript
 
@@ -151,36 +149,3 @@ def test_the_search_index_set_aside_is_taken_back_with_the_pages(tmp_path: Path)
     rendering_of(again, texts, kept, index=MessageIndexWriter(str(folder)), kept_index=kept_index).finish()
     assert {path.name: path.stat().st_ino for path in folder.iterdir()} == written  # moved back, not written again
     assert not list(site.glob(".essay-site-set-aside-*"))
-
-
-def test_the_index_s_parts_written_by_either_side_make_the_whole_index(tmp_path: Path) -> None:
-    """The worker writes the parts it claims first, the build those left and the list of
-    shards; if the worker died, whatever it claimed is written again."""
-    records = [SearchRecord(n, f"Message {n}", f"{chr(97 + n % 26)}word{n % 7} common") for n in range(1, 301)]
-
-    def handed_over(site: str) -> IndexToWrite:
-        writer = MessageIndexWriter(str(tmp_path / site / "search"))
-        for index in range(3):
-            writer.add_page(index, f"../page-{index}/", page_index(records[index * 100 : index * 100 + 100]))
-        writer.spill_into(str(tmp_path / site))  # the file of each index its own
-        return writer.handed_over()
-
-    def files(site: str) -> dict[str, bytes]:
-        return {path.name: path.read_bytes() for path in (tmp_path / site / "search").iterdir()}
-
-    write_handed_over(handed_over("whole"))
-    assert len(files("whole")) > INDEX_PARTS  # more shards than parts
-    for site, worker_dies in (("shared", False), ("worker-died", True)):
-        claims = tmp_path / f"claims-{site}"
-        claims.mkdir()
-        index = handed_over(site)
-        by_worker = _write_claimed_parts((index, str(claims), [0, 1, 2]))  # as the worker begins
-        written: Future[list[str]] = Future()
-        if worker_dies:
-            for name in by_worker:  # it wrote nothing whole
-                (tmp_path / site / "search" / f"{name}.js").write_text("cut short")
-            written.set_exception(BrokenProcessPool("the worker died"))
-        else:
-            written.set_result(by_worker + _write_claimed_parts((index, str(claims), [3])))  # and goes on
-        _finish_index(written, index, str(claims))
-        assert files(site) == files("whole"), site

@@ -126,15 +126,32 @@ def children_of(pid: int) -> set[int]:
     return found
 
 
-def exists(pid: int) -> bool:
-    return Path(f"/proc/{pid}").exists()
+def running(pid: int) -> bool:
+    """Whether process `pid` runs: it exists, and has not ended waiting for its parent to
+    learn it (a zombie, which only its parent, or whoever adopts it, can reap)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def start_build(project: Path, temporary: Path) -> subprocess.Popen:
+def ended(pid: int, timeout: float = 30) -> bool:
+    """Whether process `pid` has ended, or does within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return not running(pid)
+
+
+def start_build(project: Path, temporary: Path, own_group: bool = False) -> subprocess.Popen:
+    """`mkdocs build` of `project`, with `temporary` as its temporary folder; in a process
+    group of its own if `own_group`, as a terminal starts a command."""
     temporary.mkdir()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "TMPDIR": str(temporary)}
     return subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "-d", str(project / "site")], cwd=project,
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=own_group)
 
 
 def worker_of(build: subprocess.Popen, timeout: float = 60) -> int:
@@ -163,7 +180,27 @@ def test_a_build_stopped_by_a_signal_leaves_no_process_or_temporary_file(tmp_pat
     build.send_signal(signum)
     build.communicate(timeout=60)
     assert build.returncode != 0
-    assert not exists(worker) and left_in(tmp_path / "tmp") == []
+    if signum == signal.SIGINT:  # the build exits, and ends its worker first
+        assert not running(worker)
+    assert ended(worker)  # killed outright, the build leaves a worker that ends after the page it is making
+    assert left_in(tmp_path / "tmp") == []
+
+
+@forking
+def test_ctrl_c_in_a_terminal_stops_the_build_and_its_worker_quietly(tmp_path):
+    # A terminal sends SIGINT to the command's whole process group: the worker gets it too.
+    project = session_project(tmp_path / "project", 40 * IN_WORKER_MIN_MESSAGES)
+    build = start_build(project, tmp_path / "tmp", own_group=True)
+    worker = worker_of(build)
+    first_text = project / "site" / "transcript" / "messages" / "msg-300.txt"
+    deadline = time.monotonic() + 60
+    while not (first_text.exists() and first_text.stat().st_size) and time.monotonic() < deadline:
+        time.sleep(0.005)  # until the worker has made the first page, which writes it
+    os.killpg(build.pid, signal.SIGINT)
+    _, stderr = build.communicate(timeout=60)
+    assert build.returncode != 0 and "Aborted!" in stderr
+    assert "Process ForkProcess" not in stderr  # how multiprocessing heads a traceback of the worker's
+    assert not running(worker) and left_in(tmp_path / "tmp") == []
 
 
 @forking
@@ -179,5 +216,5 @@ def test_a_build_that_fails_ends_its_worker(tmp_path):
     assert build.returncode == 1
     assert "index.md: citation slot names 'nowhere.md', which is not a page of the site" in stderr
     assert "Traceback" not in stderr
-    assert not exists(worker) and left_in(tmp_path / "tmp") == []
+    assert not running(worker) and left_in(tmp_path / "tmp") == []
 

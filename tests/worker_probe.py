@@ -1,20 +1,20 @@
 """`sitebuild.worker.MadeByIndex` run in a process of its own, where only the main thread
 runs, as in a build: `python worker_probe.py SCENARIO MARKS`. Prints, as JSON, whether a
-worker made things and, for each index, what was made and whether this process made it;
-each time a thing is made, wherever, a file is made in the folder MARKS.
+worker made things, the processes that made things beside this one and, for each index
+asked for, whether this process made it; each time a thing is made, wherever, a file is made in the folder MARKS.
 
 Scenarios:
-  in-order   six things asked for in order
-  taken-back the worker begins the first and waits until this process has made one itself
-  queued     the same with two things: the second is passed to the worker while it makes
-             the first, and this process must take it back from there
-  stopped    SIGTERM while `close` waits for a worker that never finishes: prints the
-             worker's pid first, as the process is then killed by the signal
+  in-order   six things asked for in order, once the worker has made them
+  waited     the worker makes the first slowly: this process makes the second meanwhile,
+             then waits for the first
+  not-begun  the last is asked for first, while the worker makes the first: made here
   crash      the worker dies making the first thing it makes
   error      making the second raises an error, wherever it is made
   closed     the worker is ended after the first; the rest is asked for after
   no-fork    the system forks no process: everything is made here
   thread     no worker while another thread runs, and one once it has ended
+  exits      the process exits while the worker makes the second, without closing
+  killed     the process is killed while the worker makes the second
 """
 
 from __future__ import annotations
@@ -25,66 +25,76 @@ import os
 import signal
 import sys
 import threading
+import time
 
 from sitebuild.worker import MadeByIndex
 
 HERE = os.getpid()
+KEPT: list[MadeByIndex[tuple[int, int]]] = []
 
 
 def main(scenario: str, marks: str) -> None:
     if scenario == "thread":
         print(json.dumps(beside_a_thread()))
         return
-    if scenario == "stopped":
-        stopped_while_closing()
-        return
-    started_read, started_write = os.pipe()  # the worker has begun the first
-    go_read, go_write = os.pipe()  # this process has made one itself
-
-    holds_first = scenario in ("taken-back", "queued")  # the worker holds the first until this process made one
+    first_begun_read, first_begun_write = os.pipe()  # the worker has begun the first
+    go_read, go_write = os.pipe()  # the worker may finish the first
 
     def make(index: int) -> tuple[int, int]:
         in_worker = os.getpid() != HERE
         with open(os.path.join(marks, f"{index}-{os.getpid()}"), "x"):  # made twice by one process: an error
             pass
-        if not in_worker and holds_first:
-            os.write(go_write, b"x")
-        if in_worker and index == 0 and holds_first:
-            os.write(started_write, b"x")
+        if in_worker and index == 0 and scenario in ("waited", "not-begun"):
+            os.write(first_begun_write, b"x")
             os.read(go_read, 1)
         if in_worker and scenario == "crash":
             os._exit(3)
+        if in_worker and index == 1 and scenario in ("exits", "killed"):
+            time.sleep(0.5)  # long enough for this process to end meanwhile
         if index == 1 and scenario == "error":
             raise ValueError("t.jsonl:2: the second is broken")
         return index, os.getpid()
 
     if scenario == "no-fork":
         os.fork = refuse_to_fork
-    count = {"taken-back": 20, "queued": 2}.get(scenario, 6)
-    made = MadeByIndex(make, count, in_worker=True, held_ahead=1)  # what it makes ahead: held, then set aside
-    in_worker = made.in_worker
-    if holds_first:
-        os.read(started_read, 1)
+    count = 6
+    made = MadeByIndex(make, count, in_worker=True)
+    report: dict[str, object] = {"in_worker": made.in_worker}
+    if scenario in ("exits", "killed"):
+        while not any(name.startswith("1-") for name in os.listdir(marks)):
+            time.sleep(0.005)  # until the worker makes the second
+        report["workers"] = workers(marks)
+        print(json.dumps(report), flush=True)
+        KEPT.append(made)  # as a build's objects may be, until the process exits
+        if scenario == "killed":
+            os.kill(os.getpid(), signal.SIGKILL)
+        sys.exit(1)  # as a build that failed
+    if scenario == "in-order":
+        while len(os.listdir(marks)) < count:
+            time.sleep(0.005)  # until the worker has made them all
+    if scenario in ("waited", "not-begun"):
+        os.read(first_begun_read, 1)
+        threading.Timer(0.3, os.write, (go_write, b"x")).start()  # a thread: the worker is forked
+    order = [count - 1, *range(count - 1)] if scenario == "not-begun" else range(count)
     results: list[tuple[int, int] | str] = []
-    job = None  # where a job given to the worker ran: "worker", "here" (no worker to run it) or None
     try:
-        for index in range(count):
+        for index in order:
             if scenario == "closed" and index == 1:
                 made.close()
             results.append(made[index])
-        ran = made.run_in_worker(_pid, None)
-        job = "here" if ran is None else "worker" if ran.result(timeout=30) != HERE else "this process"
     except ValueError as error:
         results.append(str(error))
     finally:
         made.close()
-    print(json.dumps({"in_worker": in_worker, "children": len(multiprocessing.active_children()), "job": job,
-                      "made": [item if isinstance(item, str) else [item[0], item[1] == HERE] for item in results]}))
+    report["workers"] = workers(marks)
+    report["children"] = [process.pid for process in multiprocessing.active_children()]
+    report["made"] = [item if isinstance(item, str) else [item[0], item[1] == HERE] for item in results]
+    print(json.dumps(report))
 
 
-def _pid(_: None) -> int:
-    """A job for the worker: the process it runs in."""
-    return os.getpid()
+def workers(marks: str) -> list[int]:
+    """The processes other than this one that made things."""
+    return sorted({int(name.split("-")[1]) for name in os.listdir(marks)} - {HERE})
 
 
 def beside_a_thread() -> dict[str, bool]:
@@ -98,17 +108,6 @@ def beside_a_thread() -> dict[str, bool]:
     stop.set()
     thread.join()
     return {"alone": was_forked, "beside_a_thread": beside.in_worker}
-
-
-def stopped_while_closing() -> None:
-    never_read, _never_written = os.pipe()
-    made = MadeByIndex(lambda index: os.read(never_read, 1), 2, in_worker=True)
-    print(json.dumps({"in_worker": made.in_worker,
-                      "workers": [process.pid for process in multiprocessing.active_children()]}), flush=True)
-    # A thread may run now that the worker is forked; whenever its signal comes, before
-    # `close` or while it waits, the outcome is the same.
-    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM)).start()
-    made.close()
 
 
 def refuse_to_fork() -> int:

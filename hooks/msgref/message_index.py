@@ -22,7 +22,6 @@ that it holds no more of the index than that bound and a few shards.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
 import json
@@ -147,15 +146,11 @@ _NUMBER_TEXT = _NumberTexts((number, str(number)) for number in range(4096))
 
 class MessageIndexWriter:
     """Writes the index into `folder` (in the built site), page by page: `add_page` with
-    each page's part, in any order, then `finish`, or `discard` if the build fails. Or,
-    once every page is added, `handed_over` gives what `write_handed_over` needs to finish
-    it in another process.
+    each page's part, in any order, then `finish`, or `discard` if the build fails.
 
     The words are held by bucket (the words of a few first characters) until they reach
     HELD_CHARS; then each bucket's go to the end of one temporary file as a chunk of it.
-    That file is anonymous, or named in the folder given to `spill_into`, for another
-    process to read. Either way a build stopped by a signal leaves nothing of it behind
-    (that folder goes with the build's worker)."""
+    That file is anonymous: however the build ends, nothing of it is left behind."""
 
     HELD_CHARS = 1 << 22
 
@@ -168,11 +163,6 @@ class MessageIndexWriter:
         self._chunks: dict[int, list[_Chunk]] = defaultdict(list)  # bucket -> its words in the spill file
         self._spilled_bytes = 0
         self._pages: dict[int, tuple[int, str]] = {}  # index -> (first message number, page URL)
-        self._spill_folder: str | None = None
-
-    def spill_into(self, folder: str) -> None:
-        """Spill the words into a named file in `folder`."""
-        self._spill_folder = folder
 
     def add_page(self, index: int, url: str, part: PageIndex | None) -> None:
         """The part of the index of transcript page `index`, found at `url` (relative to `folder`)."""
@@ -198,16 +188,6 @@ class MessageIndexWriter:
         finally:
             self.discard()
 
-    def handed_over(self) -> IndexToWrite:
-        """What `write_handed_over` needs, in any process, to finish the index, once every
-        page is added to it: the words are all spilled, into a named file (see `spill_into`)."""
-        self._spill_held()
-        if self._spill is not None:
-            self._spill.flush()
-        return IndexToWrite(self.folder, self._spill.name if self._spill is not None else None,
-                            tuple((bucket, tuple(chunks)) for bucket, chunks in sorted(self._chunks.items())),
-                            key_chars(self._words_chars), self._page_list())
-
     def discard(self) -> None:
         """Let go of the words: the index is written, or not to be."""
         if self._spill is not None:
@@ -229,16 +209,14 @@ class MessageIndexWriter:
                 self._chunks[bucket].append((self._spilled_bytes, len(data)))
                 self._spilled_bytes += len(data)
         except OSError as error:  # a full disk: named, as the file itself has no name
-            where = self._spill_folder or tempfile.gettempdir()
-            raise OSError(error.errno, error.strerror, f"{where} (the temporary files of the "
+            raise OSError(error.errno, error.strerror, f"{tempfile.gettempdir()} (the temporary files of the "
                           "transcript's search index)") from None
         self._held.clear()
         self._held_chars = 0
 
-    def _new_spill(self) -> IO[bytes]:
-        if self._spill_folder is None:
-            return tempfile.TemporaryFile(prefix="message-index-")
-        return open(os.path.join(self._spill_folder, "message-index"), "w+b")
+    @staticmethod
+    def _new_spill() -> IO[bytes]:
+        return tempfile.TemporaryFile(prefix="message-index-")
 
     def _page_list(self) -> list[list[int | str]]:
         return [[first, page_file(index), url] for index, (first, url) in sorted(self._pages.items())]
@@ -255,36 +233,6 @@ def _bucket_text(spill: IO[bytes] | None, chunks: Iterable[_Chunk]) -> str:
         spill.seek(offset)
         parts.append(spill.read(length))
     return b"".join(parts).decode()
-
-
-class IndexToWrite(NamedTuple):
-    """An index whose every page is added (see `MessageIndexWriter.handed_over`)."""
-
-    folder: str
-    spill: str | None  # the path of its spilled words; None if it has no words
-    chunks: tuple[tuple[int, tuple[_Chunk, ...]], ...]  # by bucket
-    key_chars: int  # of a word, naming its shard
-    pages: list[list[int | str]]
-
-
-def write_handed_over(index: IndexToWrite) -> None:
-    """Write `index`, in whichever process: its shards, then the list of pages and shards."""
-    write_shard_list(index, write_shards(index, 0, 1))
-
-
-def write_shards(index: IndexToWrite, part: int, parts: int) -> list[str]:
-    """Write the shards of part `part` of `parts` of `index`'s buckets, in whichever
-    process (two may write two parts at once), and give their names. Once every part is
-    written, `write_shard_list` ends the index."""
-    with contextlib.ExitStack() as files:
-        spill = files.enter_context(open(index.spill, "rb")) if index.spill is not None else None
-        return _write_shards(index.folder, (_bucket_text(spill, chunks) for _, chunks in index.chunks[part::parts]),
-                             index.key_chars)
-
-
-def write_shard_list(index: IndexToWrite, shards: Iterable[str]) -> None:
-    """The list of `index`'s pages and `shards`, which ends it."""
-    _write_list(index.folder, index.pages, index.key_chars, shards)
 
 
 def write_index(folder: str, buckets: Iterable[str], key_chars: int, pages: list[list[int | str]]) -> None:

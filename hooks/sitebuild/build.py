@@ -8,8 +8,7 @@ hands the build's Markdown extensions to the Markdown parser and calls the build
 later stage: before each page is converted (`begin_page`), once every page is converted
 (`finished_files`, then `finish_page`, `head` and `added_headings` for each page before
 its theme is rendered, and `page_written` after), and when the site is written
-(`finished`). `transcript_start` names the page a "not found" page
-sends readers to, and `failed` ends what a build that failed at any stage left running.
+(`finished`). `transcript_start` names the page a "not found" page sends readers to.
 Nothing here imports a generator.
 """
 
@@ -56,7 +55,6 @@ from .rendering import TranscriptRendering
 from .settings import SettingsError
 from .site_config import SiteConfig
 from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE, PageError, SitePages
-from .worker import end_workers
 from .yaml_aliases import alias_problem
 
 CITATION_FILE = "CITATION.cff"  # beside mkdocs.yml: how to cite the repository, as the essay
@@ -260,11 +258,6 @@ class SiteBuild:
         if KEPT_PAGES.holds_any():
             KEPT_TEXTS.set_aside(os.path.join(site.site_dir, text_folder(site.transcript.folder)), site.site_dir)
             KEPT_INDEX.set_aside(os.path.join(site.site_dir, search_folder(site.transcript.folder)), site.site_dir)
-
-    @staticmethod
-    def failed() -> None:
-        """A build of this process failed, at any stage: what it ran beside the generator ends."""
-        end_workers()
 
     # --- what the extensions ask of the build (msgref.extension.CitingBuild) ----------------
 

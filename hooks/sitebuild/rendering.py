@@ -17,11 +17,8 @@ import logging
 import os
 from array import array
 from collections.abc import Hashable, Mapping, Sequence
-from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
-from msgref.message_index import IndexToWrite, MessageIndexWriter, write_shard_list, write_shards
+from msgref.message_index import MessageIndexWriter
 from msgref.redact import RedactedTranscript, Redaction
 from msgref.schema import MessageSource
 from msgref.transcript_entries import PageEntries, page_entries
@@ -30,17 +27,13 @@ from msgref.transcript_layout import TranscriptLayout, search_folder
 from .between_builds import KEPT_INDEX, KEPT_PAGES, KEPT_TEXTS, LastMade, SetAside
 from .site_pages import SitePages
 from .urls import relative_url
-from .worker import MadeByIndex, claimed
+from .worker import MadeByIndex
 
 _Made = tuple[PageEntries, list[Redaction]]
 
 # A worker process is worth its start and the copying of its pages back for this many
 # messages or more; fewer are made in the build's own process, when first needed.
 IN_WORKER_MIN_MESSAGES = 1000
-# The search index's shards are written in this many parts, each by whichever of the
-# worker and the build claims it first: the worker from the first, once it has made its
-# pages, and the build from the last, once it has written the site's pages.
-INDEX_PARTS = 8
 
 
 class TranscriptRendering:
@@ -51,7 +44,7 @@ class TranscriptRendering:
     same, if it is redacted: what it redacts for a page is told here as the page is taken,
     once, whichever process made the page. Each page's part of the transcript's search
     index goes to `index`, if it is searched, as the page is made in this process or taken
-    from the worker; once every page is in, the worker writes the index, if there is one.
+    from the worker, and the index is written once every page is in.
     What the last build of this process made from the same transcript, the same way, is
     taken from `kept`, and its index from `kept_index`."""
 
@@ -62,7 +55,6 @@ class TranscriptRendering:
         self.sources = layout.page_sources()
         self._index, self._folder = index, layout.folder
         self._taken, self._indexed = set[int](), set[int]()  # the pages taken, and those in the index
-        self._index_written: tuple[Future[Any], IndexToWrite, str] | None = None  # in part by the worker
 
         def write_text(n: int, text: bytes) -> None:
             with open(text_paths[n], "wb") as file:
@@ -110,8 +102,6 @@ class TranscriptRendering:
 
         shown = sum(len(chunk) for chunk in layout.pages)
         self._pages = MadeByIndex(make, len(self.sources), in_worker and shown >= IN_WORKER_MIN_MESSAGES)
-        if index is not None and self._pages.scratch_folder is not None:
-            index.spill_into(self._pages.scratch_folder)  # for the worker to read: see _add_to_index
         log.debug("Transcript pages: %d messages, made in %s", shown,
                   "a worker process" if self._pages.in_worker else "this process")
 
@@ -139,20 +129,12 @@ class TranscriptRendering:
         try:
             for index in range(count):
                 self._page(index)
-            if self._index is not None and self._index_written is not None:
-                _finish_index(*self._index_written)
-            elif self._index is not None:
+            if self._index is not None:
                 self._index.finish()
-        except Exception:
-            self._pages.close()  # not killed: see worker.end_workers
-            raise
-        except BaseException:  # stopped (Ctrl-C): at once
-            self._pages.end()
-            raise
         finally:
+            self._pages.close()
             if self._index is not None:
                 self._index.discard()
-        self._pages.close()
         if self._kept.wanted:
             self._kept.keep(self._source, self._key, [self._pages[index] for index in range(count)])
 
@@ -167,42 +149,11 @@ class TranscriptRendering:
         return entries
 
     def _add_to_index(self, index: int, entries: PageEntries) -> None:
-        """The page's part of the search index, added once. With the last page's, the worker,
-        if there is one, begins to write the index while the build writes the rest of its
-        pages (the build takes the pages it made itself, the last ones, after every page
-        the worker made); the build writes the parts that are left when it is done."""
+        """The page's part of the search index, added once."""
         if self._index is None or index in self._indexed:
             return
         self._indexed.add(index)
         self._index.add_page(index, self._index_href(self.sources[index]), entries.search)
-        pages = self._pages
-        if len(self._indexed) == len(self.sources) and isinstance(pages, MadeByIndex) and pages.scratch_folder:
-            # The worker, done with the pages it was passed, writes the index meanwhile.
-            handed_over, folder = self._index.handed_over(), pages.scratch_folder
-            future = pages.run_in_worker(_write_claimed_parts, (handed_over, folder, range(INDEX_PARTS)))
-            if future is not None:
-                self._index_written = (future, handed_over, folder)
-
-
-def _write_claimed_parts(job: tuple[IndexToWrite, str, Sequence[int]]) -> list[str]:
-    """The shards of each part of the index, in `order`, that this process claims first
-    (in the worker's `folder`): their names."""
-    index, folder, order = job
-    return [shard for part in order if claimed(folder, f"index-{part}")
-            for shard in write_shards(index, part, INDEX_PARTS)]
-
-
-def _finish_index(written: Future[Any], index: IndexToWrite, folder: str) -> None:
-    """The parts of the index that the worker has not claimed, written here from the last,
-    then its list of shards, once the worker has written its parts. If it died, the parts
-    it claimed are written again here."""
-    order = range(INDEX_PARTS - 1, -1, -1)
-    shards = _write_claimed_parts((index, folder, order))
-    try:
-        shards += written.result()
-    except BrokenProcessPool:
-        shards = [shard for part in order for shard in write_shards(index, part, INDEX_PARTS)]
-    write_shard_list(index, shards)
 
 
 class _MadeBefore:
@@ -217,9 +168,6 @@ class _MadeBefore:
         return self._made[index]
 
     def close(self) -> None:
-        pass
-
-    def end(self) -> None:
         pass
 
 

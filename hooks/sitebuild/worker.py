@@ -2,115 +2,76 @@
 
 For a whole session, making the transcript's pages is most of a build's work, and none
 of it waits on the rest of the build. So a worker process on another core makes them,
-from the first on, while the build converts and writes the essay's pages. The build
-takes each when it needs it: one the worker has not begun it takes back and makes itself,
-and rather than wait for one the worker is making, it makes the last ones the worker has
-not begun. It holds a few of those until asked for, and sets the others aside in the
-worker's folder: all held here, the last half of a whole session would be in memory at
-once. A call the pool has not passed to the worker is taken back by cancelling its
-future; the one it has passed on, beyond the call the worker is making, by claiming its
-index first: each side claims an index by making a file of that name in the folder,
-which only one of them can make.
+in order from the first, while the build converts and writes the essay's pages. The
+build takes each from the worker when it needs it. One the worker is making, it waits
+for, once it has made the next itself meanwhile; one the worker has not come to, it
+makes itself. Each thing the build makes itself is marked in a byte of memory the two
+processes share, and the worker passes it (unless it had begun it: then it is made
+twice, the same).
 
-The worker is a `concurrent.futures.ProcessPoolExecutor` of one process, started by
-forking: it inherits everything the work is made from. It writes each thing it makes to
-a file of a temporary folder rather than send it back through the pool's pipe, which
-holds 64 KB: there, the worker would wait, thing after thing, for this process to read
-it. Forking is safe only where no other thread runs (a thread holding a lock at the fork
-would leave the worker's copy of it locked forever): so on Linux, with this thread alone.
-Everywhere else, and where no process can be forked, everything is made here, by the
-same code: each future is then one that nobody runs, and taking it back always succeeds.
+The worker is one `multiprocessing` process, forked: it inherits everything the work is
+made from. It writes each thing it makes, pickled, to the end of a temporary file the
+two processes share, then sends through a pipe where the thing ends, a few bytes: the
+things themselves would fill the pipe, which holds 64 KB, and the worker would wait for
+the build to read them. The file has no name: it is gone once both processes have let
+go of it, however they end.
 
-The worker and its folder are gone once `close` returns (it waits for the worker), once
-a failed build has called `end_workers` (which closes it), and once SIGINT or SIGTERM has
-stopped the build: until the worker is gone, either signal first kills it, waits for it
-and removes the folder, then does what it would have done without a worker.
+The worker ends after the last thing, or once the pipe is closed, which it finds as it
+sends where the next thing ends: `close` closes it, then waits for the worker; the
+system closes it when the build's process ends, however it ends. And the worker is a
+daemon, which Python ends as the process that started it exits: a build that fails, or
+that Ctrl-C stops, leaves no worker behind. Forking is safe only where no other thread
+runs (a thread holding a lock at the fork would leave the worker's copy of it locked
+forever): so on Linux, with this thread alone. Everywhere else, and where no process can
+be forked, everything is made here, by the same code.
 """
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import multiprocessing
 import os
 import pickle
-import shutil
-import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from types import FrameType
-from typing import Any, Generic, TypeVar, cast
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import IO, Any, Generic, TypeVar, cast
 
 Made = TypeVar("Made")
-Arg = TypeVar("Arg")
-_STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def can_fork() -> bool:
-    """Whether this is Linux, and the main thread runs alone (only it can handle signals)."""
+    """Whether this is Linux, and the main thread runs alone."""
     alone = threading.active_count() == 1 and threading.current_thread() is threading.main_thread()
     return sys.platform.startswith("linux") and alone
 
 
-def end_workers() -> None:
-    """End every worker of this process still running: for a build that failed, and whose
-    generator tells which build failed no more than that one did. What a worker has not
-    begun is dropped, and what it is making is waited for: a worker killed instead would
-    leave the pool's own thread to fail over the futures the build took back (Python 3.11
-    sets an error on each, cancelled ones too, and prints that thread's traceback)."""
-    for made in list(_RUNNING):
-        made.close()
-
-
 class MadeByIndex(Generic[Made]):
-    """`make(index)` for each index below `count`, each made once, in a worker process if
-    `in_worker` and forking is safe, else in this process when first asked for.
+    """`make(index)` for each index below `count`, each made once: by a worker process if
+    `in_worker` and forking is safe, else in this process when first asked for. `close`
+    ends the worker, once nothing more is asked for of it: what is asked for after that
+    is made here."""
 
-    `close` must be called once nothing more is asked for, or `end` if the build failed:
-    either ends the worker. What is asked for after that is made here. Of what this
-    process makes ahead, while the worker makes what is asked for, up to `held_ahead`
-    things at once are held in memory rather than set aside in the worker's folder.
-    """
-
-    def __init__(self, make: Callable[[int], Made], count: int, in_worker: bool, held_ahead: int = 4):
-        self._make = make
+    def __init__(self, make: Callable[[int], Made], count: int, in_worker: bool):
+        self._make, self._count = make, count
         self._made: dict[int, Made] = {}
-        # Made here while the worker had another, not asked for yet: held, or set aside.
-        self._ahead: set[int] = set()
-        self._aside: set[int] = set()
-        self._held_ahead = held_ahead
-        self._worker: _Worker | _NoWorker = _NoWorker()
-        self._signals: dict[int, Any] = {}  # the handlers the worker's own replaced
-        self._futures: list[Future[Any]] = [Future() for _ in range(count)]
+        self._worker: _Worker | None = None
         if in_worker and count > 0 and can_fork():
-            self._start(make, count)
+            # Unless no file or no process can be made (a full disk, too many processes).
+            with contextlib.suppress(OSError):
+                self._worker = _Worker(make, count)
 
     @property
     def in_worker(self) -> bool:
-        """Whether a worker process makes them (until `close` or `end`)."""
-        return isinstance(self._worker, _Worker)
-
-    @property
-    def scratch_folder(self) -> str | None:
-        """A folder of the worker's, for other files this process and the worker share,
-        until `close` or `end`; None if there is no worker."""
-        return self._worker.folder if isinstance(self._worker, _Worker) else None
-
-    def run_in_worker(self, job: Callable[[Arg], object], arg: Arg) -> Future[Any] | None:
-        """`job(arg)` in the worker, after what it was passed; None if there is no worker,
-        or it has died (it is for the caller to do). `arg` goes to the worker pickled."""
-        return self._worker.run(job, arg) if isinstance(self._worker, _Worker) else None
+        """Whether a worker process makes them (until `close`)."""
+        return self._worker is not None
 
     def __getitem__(self, index: int) -> Made:
-        self._ahead.discard(index)
-        while index not in self._made:
-            if index in self._aside:
-                self._aside.discard(index)
-                self._made[index] = self._taken_back(index)
-            else:
-                self._step(index)
+        if index not in self._made:
+            self._made[index] = self._from_worker(index)
         return self._made[index]
 
     def replace(self, index: int, made: Made) -> None:
@@ -120,251 +81,100 @@ class MadeByIndex(Generic[Made]):
         self._made[index] = made
 
     def close(self) -> None:
-        """End the worker, if there is one, once it has made what it has been passed;
-        what was set aside in its folder is held here from then on."""
-        try:
-            for index in sorted(self._aside):
-                self._made[index] = self._taken_back(index)
-            self._aside.clear()
-            self._worker.shutdown()
-        finally:
-            self._let_go()
+        """End the worker, if there is one, once it has made the thing it is making."""
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.end()
 
-    def end(self) -> None:
-        """Kill the worker, if there is one, at once."""
-        try:
-            self._worker.kill()
-        finally:
-            self._let_go()
-
-    def _start(self, make: Callable[[int], Made], count: int) -> None:
-        _RUNNING.add(self)
-        self._signals = {signum: signal.signal(signum, self._stop) for signum in _STOPPING_SIGNALS
-                         if signal.getsignal(signum) is not signal.SIG_IGN}
-        # Until the worker is known, to be killed, a signal waits; the worker lets its own through.
-        held = set(self._signals)
-        signal.pthread_sigmask(signal.SIG_BLOCK, held)
-        try:
-            self._worker = _Worker(make, held)
-            self._futures = self._worker.submit_all(count)
-        except OSError:  # no folder or no process could be made (a full disk, too many processes)
-            self.end()
-            self._futures = [Future() for _ in range(count)]
-        finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
-
-    def _taken_from_worker(self, index: int) -> bool:
-        """Whether `index` is taken from the worker, to be made here: it had not begun it."""
-        future = self._futures[index]
-        return future.cancel() or (not future.done() and self._worker.claim(index))
-
-    def _set_aside(self, index: int, made: Made) -> bool:
-        """Whether `made` is set aside in the worker's folder: not on a full disk."""
-        try:
-            self._worker.set_aside(index, made)
-        except OSError:
-            return False
-        self._aside.add(index)
-        return True
-
-    def _taken_back(self, index: int) -> Made:
-        """What was set aside for `index`; made again if the worker's folder is gone."""
-        try:
-            return cast(Made, self._worker.taken_back(index))
-        except OSError:
+    def _from_worker(self, index: int) -> Made:
+        """What the worker made for `index`, if it has made it or is making it; else made
+        here. While the worker makes it, this process makes the next one, if nobody has."""
+        worker = self._worker
+        if worker is None:
             return self._make(index)
-
-    def _let_go(self) -> None:
-        """Once the worker is gone: what comes after is made here, and the signals are
-        handled as before."""
-        self._worker = _NoWorker()
-        _RUNNING.discard(self)
-        for signum, handler in self._signals.items():
-            signal.signal(signum, signal.SIG_DFL if handler is None else handler)  # None: not set from Python
-        self._signals = {}
-
-    def _step(self, wanted: int) -> None:
-        """Take `wanted` back and make it here, or else, while the worker makes it, make the
-        last one it has not begun; or wait for it."""
-        future = self._futures[wanted]
-        if self._taken_from_worker(wanted):
-            self._made[wanted] = self._make(wanted)
-            return
-        if not future.done():
-            for index in range(len(self._futures) - 1, wanted, -1):
-                if index not in self._made and index not in self._aside and self._taken_from_worker(index):
-                    made = self._make(index)
-                    if len(self._ahead) < self._held_ahead or not self._set_aside(index, made):
-                        self._made[index] = made
-                        self._ahead.add(index)
-                    return
+        if worker.is_making(index) and index + 1 < self._count and index + 1 not in self._made:
+            worker.made_here(index + 1)
+            self._made[index + 1] = self._make(index + 1)
         try:
-            self._made[wanted] = cast(Made, self._worker.result(future, wanted))
-        except (BrokenProcessPool, OSError):  # the worker died, or could not pass it on: made here
-            self._made[wanted] = self._make(wanted)
-
-    def _stop(self, signum: int, frame: FrameType | None) -> None:
-        """SIGINT or SIGTERM: the worker is killed and waited for, without waiting on the
-        pool, whose locks this thread may hold where the signal interrupted it. A second
-        signal meanwhile does the same again, and finds the worker gone."""
-        previous = self._signals.get(signum)
-        self.end()
-        if callable(previous):
-            previous(signum, frame)
-        elif previous in (signal.SIG_DFL, None):
-            os.kill(os.getpid(), signum)  # its default action, now that the worker is gone
-
-
-# The instances whose worker runs: a build ends its own, or `end_workers` does.
-_RUNNING: set[MadeByIndex[Any]] = set()
-
-
-def _quiet_about_taken_back(args: threading.ExceptHookArgs) -> None:
-    """The pool's own thread, once the worker is gone (killed by the build on a signal,
-    or by anyone), sets an error on every future it was given, those the build took back
-    (cancelled) too: Python 3.11 then raises InvalidStateError in that thread and prints
-    its traceback, over futures that nobody waits for. That one error is not printed."""
-    if isinstance(args.exc_value, InvalidStateError) and type(args.thread).__name__ == "_ExecutorManagerThread":
-        return
-    _other_threads_hook(args)
-
-
-_other_threads_hook = threading.excepthook  # the hook in place before, for every other error
-
-
-def _install_quiet_hook() -> None:
-    global _other_threads_hook
-    if threading.excepthook is not _quiet_about_taken_back:
-        _other_threads_hook = threading.excepthook
-        threading.excepthook = _quiet_about_taken_back
+            return cast(Made, worker.made(index))
+        except LookupError:
+            worker.made_here(index)
+            return self._make(index)
 
 
 class _Worker:
-    """One process, forked at the first submit, and the folder it writes what it makes to.
-    `held` are the signals the build holds while it forks: the worker lets them through."""
+    """The worker process, the file it writes to, the pipe it tells where each thing ends
+    and a byte for each thing, which this process sets for those it makes itself."""
 
-    def __init__(self, make: Callable[[int], Any], held: Iterable[int]):
-        _install_quiet_hook()
-        self.folder = tempfile.mkdtemp(prefix="site-worker-")
-        self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
-                                         initializer=_start_worker, initargs=(make, self.folder, set(held)))
-        self._processes: list[multiprocessing.process.BaseProcess] = []
-
-    def submit_all(self, count: int) -> list[Future[Any]]:
-        before = set(multiprocessing.active_children())
-        futures = [self._submit(0)]  # forks the worker: the process that was not there before
-        self._processes = [process for process in multiprocessing.active_children() if process not in before]
-        return futures + [self._submit(index) for index in range(1, count)]
-
-    def result(self, future: Future[Any], index: int) -> Any:
-        """What the worker made for `future`, once it has. BrokenProcessPool if it died."""
-        future.result()
-        path = os.path.join(self.folder, str(index))
-        with open(path, "rb") as file:
-            made = pickle.load(file)
-        os.unlink(path)
-        return made
-
-    def claim(self, index: int) -> bool:
-        """Whether the build claims `index` before the worker begins it (see `claimed`)."""
+    def __init__(self, make: Callable[[int], Any], count: int):
+        self._file = tempfile.TemporaryFile(prefix="site-worker-")  # noqa: SIM115  # closed by `end`
+        self._ends: list[int] = []  # where each thing the worker made (or passed) ends in the file, in order
+        self._sent_all = False  # the pipe has ended: the worker made them all, or died
+        self._made_here = mmap.mmap(-1, count)  # shared with the worker, as it is forked
+        self._pipe, sending = multiprocessing.Pipe(duplex=False)
         try:
-            return claimed(self.folder, str(index))
-        except OSError:  # the folder is gone: what the worker made for it is asked for, and made here
-            return False
-
-    def set_aside(self, index: int, made: Any) -> None:
-        """Keep `made`, made by the build for `index`, in the folder until `taken_back`."""
-        with open(os.path.join(self.folder, f"aside-{index}"), "wb") as file:
-            pickle.dump(made, file, protocol=pickle.HIGHEST_PROTOCOL)
-
-    def taken_back(self, index: int) -> Any:
-        """What was set aside for `index`, removed from the folder."""
-        path = os.path.join(self.folder, f"aside-{index}")
-        with open(path, "rb") as file:
-            made = pickle.load(file)
-        os.unlink(path)
-        return made
-
-    def shutdown(self) -> None:
-        try:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._process = multiprocessing.get_context("fork").Process(
+                target=_make_all, args=(make, self._made_here, self._file, self._pipe, sending), daemon=True)
+            self._process.start()
+        except OSError:
+            self._pipe.close()
+            self._file.close()
+            raise
         finally:
-            self._remove_folder()
+            sending.close()  # the worker's alone: the pipe ends when the worker does
 
-    def kill(self) -> None:
-        for process in self._processes:
-            process.kill()
-            process.join()
-        self._remove_folder()
+    def is_making(self, index: int) -> bool:
+        """Whether the worker is making `index` now."""
+        self._receive(wait=False)
+        return index == len(self._ends) and not self._sent_all
 
-    def run(self, job: Callable[[Arg], object], arg: Arg) -> Future[Any] | None:
+    def made_here(self, index: int) -> None:
+        """`index` is made by this process: the worker passes it, unless it has begun it
+        already (it is then made twice, the same)."""
+        self._made_here[index] = 1
+
+    def made(self, index: int) -> Any:
+        """What the worker made for `index`, once it has, if it has made it or is making it
+        now; LookupError if it has not begun it, or ended before it was done."""
+        self._receive(wait=False)
+        while index == len(self._ends) and not self._sent_all:
+            self._receive(wait=True)
+        if index >= len(self._ends):
+            raise LookupError(index)
+        start = self._ends[index - 1] if index else 0
+        data = os.pread(self._file.fileno(), self._ends[index] - start, start)
+        return pickle.loads(data)
+
+    def end(self) -> None:
+        self._pipe.close()  # the worker learns it as it sends where the thing it is making ends
+        self._process.join()
+        self._file.close()
+        self._made_here.close()
+
+    def _receive(self, wait: bool) -> None:
+        """Where the things the worker has made since the last call end; the first waited
+        for if `wait`."""
         try:
-            return self._pool.submit(job, arg)
-        except BrokenProcessPool:
-            return None
-
-    def _submit(self, index: int) -> Future[Any]:
-        try:
-            return self._pool.submit(_make_in_worker, index)
-        except BrokenProcessPool:  # the worker died already: this one is made here
-            return Future()
-
-    def _remove_folder(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)  # gone already if a signal's handler removed it
+            while not self._sent_all and (wait or self._pipe.poll()):
+                self._ends.append(self._pipe.recv())
+                wait = False
+        except EOFError:
+            self._sent_all = True
 
 
-class _NoWorker:
-    """Where there is no worker: a future that nobody runs, for the caller to take back."""
-
-    def result(self, future: Future[Any], index: int) -> Any:
-        # Only for a future of a worker that has ended: what it made went with its folder.
-        raise BrokenProcessPool("the worker has ended")
-
-    def claim(self, index: int) -> bool:
-        return False  # no worker to claim it from: `result` fails, and it is made here
-
-    def set_aside(self, index: int, made: Any) -> None:
-        raise OSError("no worker's folder to set it aside in")
-
-    def taken_back(self, index: int) -> Any:
-        raise OSError("the worker has ended, and its folder with it")
-
-    def shutdown(self) -> None:
-        pass
-
-    def kill(self) -> None:
-        pass
-
-
-class _InWorker:
-    """The worker process's work and folder, given when it starts: inherited by the fork."""
-
-    make: Callable[[int], Any]
-    folder: str
-
-
-def _start_worker(make: Callable[[int], Any], folder: str, held: set[int]) -> None:
-    # Ctrl-C in a terminal signals the build and its worker alike: the build ends the worker.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the build's handler, copied by the fork
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
-    _InWorker.make, _InWorker.folder = make, folder
-
-
-def _make_in_worker(index: int) -> None:
-    if not claimed(_InWorker.folder, str(index)):  # the build makes it
-        return
-    made = _InWorker.make(index)
-    with open(os.path.join(_InWorker.folder, str(index)), "wb") as file:
-        pickle.dump(made, file, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def claimed(folder: str, name: str) -> bool:
-    """Whether this process claims `name` first, the build or the worker, in the worker's
-    folder: each tries to make the same file, and only one can (an atomic step of the file
-    system, no lock to hold)."""
+def _make_all(make: Callable[[int], Any], made_here: mmap.mmap, file: IO[bytes], build_side: Connection,
+              pipe: Connection) -> None:
+    """The worker: each thing in order that the build does not make, written to `file`,
+    and where it ends sent (for one the build makes, where the one before ends)."""
+    build_side.close()  # closed here, the pipe breaks once the build closes its end
     try:
-        os.close(os.open(os.path.join(folder, f"claim-{name}"), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except FileExistsError:
-        return False
-    return True
+        for index in range(len(made_here)):
+            if not made_here[index]:
+                pickle.dump(make(index), file, protocol=pickle.HIGHEST_PROTOCOL)
+                file.flush()
+            pipe.send(file.tell())
+    except (Exception, KeyboardInterrupt):
+        # The build is done with it, or gone (the pipe broke); Ctrl-C in a terminal reached
+        # the worker too; or a thing could not be made: the build makes it, and meets the
+        # same error.
+        pass
