@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -58,8 +57,10 @@ class _Scanner:
 
     def ask(self, text: str) -> list[list[str]]:
         if self._process is None or self._owner != os.getpid():
+            # A session of its own: a terminal's Ctrl-C, meant for the build, never reaches
+            # it; it ends when the one that asks closes its pipe, or ends.
             self._process = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
-                                             stdout=subprocess.PIPE)
+                                             stdout=subprocess.PIPE, start_new_session=True)
             self._owner = os.getpid()
         stdin, stdout = self._process.stdin, self._process.stdout
         assert stdin is not None and stdout is not None
@@ -110,9 +111,6 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
 
 
 if __name__ == "__main__":
-    # Ctrl-C reaches every process of the terminal's group: the one that asks ends this
-    # one by closing its pipe, or by ending, whatever the signal does to it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         serve(sys.stdin.buffer, sys.stdout.buffer)
     except BrokenPipeError:
