@@ -15,6 +15,7 @@ from pathlib import Path
 
 from conftest import forking
 from sitebuild.worker import MadeByIndex
+from test_whole_session_build import running
 
 PROBE = Path(__file__).with_name("worker_probe.py")
 
@@ -42,16 +43,6 @@ def probe(scenario: str, folder: Path) -> dict:
     found = json.loads(result.stdout)
     found["made_times"] = made_times(folder)
     return found
-
-
-def running(pid: int) -> bool:
-    """Whether process `pid` runs: it exists, and has not ended waiting for its parent to
-    learn it (a zombie, which only its parent, or whoever adopts it, can reap)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 @forking
