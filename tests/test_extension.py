@@ -107,7 +107,8 @@ def test_a_long_message_is_shortened_in_the_snippet(convert):
     text = body.p.text
     assert text.endswith("…") and len(text) < 300
     note = body.select_one(".msg-cut")
-    assert note.text == f"Shortened here: {len(MESSAGES[3]['text']) - len(text) + 2:,} more characters. Read the whole message"
+    left_out = len(str(MESSAGES[3]["text"])) - len(text) + 2  # the cut's " …" is not the message's
+    assert note.text == f"Shortened here: {left_out:,} more characters. Read the whole message"
     assert note.a["href"] == "transcript.md#msg-4"
 
 

@@ -31,7 +31,7 @@ def message(n: int = 1, **fields: object) -> Message:
     return found
 
 
-def rendered(shown: Message, size: Size, renderer: MessageRenderer | None = None) -> BeautifulSoup:
+def rendered(shown, size, renderer=None):
     made = (renderer or MessageRenderer()).quotation(shown, size, whole_href="t/#msg-1")
     return BeautifulSoup(made.html, "html.parser")
 
@@ -170,6 +170,7 @@ def test_a_short_text_is_not_cut():
 def sample_messages(path: Path) -> list[Message]:
     with path.open("rb") as file:
         shape = detect(file, str(path))
+        assert shape.format is not None
         return list(read_messages(file, str(path), shape.format, shape, ReadStats()))
 
 
