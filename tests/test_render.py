@@ -62,10 +62,16 @@ def test_a_message_of_thinking_alone_shows_its_thinking(size):
     assert "Maybe the cache is stale." in shown.get_text() and EMPTY_LABEL not in shown.get_text()
 
 
-@pytest.mark.parametrize("size", [Size.PREVIEW, Size.SNIPPET])
+@pytest.mark.parametrize("size", SIZES)
 def test_a_message_of_an_image_alone_says_so(size):
     shown = rendered(message(images=[IMAGE]), size)
-    assert shown.get_text() == "An image, shown in the transcript" and EMPTY_LABEL not in shown.get_text()
+    assert shown.get_text() == "An image, shown in the transcript" and shown.img is None
+    two = MessageRenderer(image_href=lambda name: f"../images/{name}").quotation(message(images=[IMAGE, IMAGE]), size)
+    shown = BeautifulSoup(two.html, "html.parser")
+    if size in (Size.WHOLE, Size.PRINT):  # where the place gives images an address, they are shown
+        assert [img["src"] for img in shown.find_all("img")] == [f"../images/{IMAGE}"] * 2
+    else:
+        assert shown.get_text() == "2 images, shown in the transcript"
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -12,6 +12,7 @@ transcript entry) is its caller's.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import html
 from collections.abc import Callable
@@ -75,7 +76,11 @@ class MessageRenderer:
             return self._described(message, size)
         if size in (Size.WHOLE, Size.PRINT):
             view = ConversationView(self._markdown, self._image_href or _no_image, self._call_of)
-            shown = view.body_html(message)
+            if self._image_href is None and message.images:  # named, not shown
+                words = dataclasses.replace(message, images=())
+                shown = ("" if is_empty(words) else view.body_html(words)) + _images_note(message)
+            else:
+                shown = view.body_html(message)
             if size is Size.PRINT:  # on paper, nothing opens
                 shown = shown.replace('<details class="msg-fold">', '<details class="msg-fold" open>')
             return Rendered(shown, False)
@@ -121,9 +126,7 @@ class MessageRenderer:
                 else:
                     parts.append(tool_call_html(message.tool_name, message.tool_input))
         if message.images:
-            count = len(message.images)
-            parts.append(_paragraph("msg-body__note", "An image" if count == 1 else f"{count} images")
-                         .replace("</p>", ", shown in the transcript</p>"))
+            parts.append(_images_note(message))
         if not parts:
             parts.append(_paragraph("msg-body msg-body--empty", empty_label(message)))
         if left_out:
@@ -187,6 +190,11 @@ def _left_out_note(chars: int, whole_href: str | None) -> str:
     if whole_href:
         note += f' <a href="{html.escape(whole_href)}">{READ_WHOLE}</a>'
     return note + "</p>"
+
+
+def _images_note(message: Message) -> str:
+    count = len(message.images)
+    return _paragraph("msg-body__note", f"{'An image' if count == 1 else f'{count} images'}, shown in the transcript")
 
 
 def _paragraph(css: str, text: str) -> str:
