@@ -270,7 +270,8 @@ class SnippetPlacer(Treeprocessor):
         """The block quote of the whole message that stands for `block`, a tag alone."""
         build = self.extension.build
         shown, cut_note = build.shown_whole(message, build.page.src)
-        body = self._stashed(build.renderer.quotation(shown, Size.WHOLE).html)
+        # Every word, nothing folded away: the author quotes it whole to be read here.
+        body = self._stashed(build.renderer.quotation(shown, Size.PRINT).html)
         quote = snippets.snippet(shown, body, link.get("href", ""))
         if cut_note is not None:
             quote.insert(1, cut_note)  # after the text, before the caption

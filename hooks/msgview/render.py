@@ -1,7 +1,7 @@
 """How a message looks, wherever the site shows it, at the size its place needs.
 
-One renderer for every place: the transcript's entry and a whole quote in the essay
-(WHOLE), the printed appendix (PRINT: as WHOLE, nothing folded away), the preview that
+One renderer for every place: the transcript's entry (WHOLE), the printed appendix and a
+whole quote in the essay (PRINT: as WHOLE, nothing folded away), the preview that
 opens on a citation link (PREVIEW) and the snippet beside a citing paragraph (SNIPPET);
 `line` is its plain projection, one line, for listings. A shortened view shows the
 first blocks of the message as its Markdown has them, its tool call by what the call
