@@ -231,7 +231,7 @@ def checked_record(raw: bytes, path: str, line_number: int) -> dict[str, Any] | 
             if len(raw) > _KEYS_CHECKED_BYTES:
                 return record
             quotes = raw.count(b'"')
-            if quotes == 4 * len(record) - 2 and "tool_input" not in record and "described_with" not in record:
+            if quotes == 4 * len(record) - 2 and record.keys().isdisjoint(_NOT_ALL_TEXT):
                 return record  # the common case, spelled out: _quotes(record) without the call
             if quotes == _quotes(record):
                 return record
@@ -256,6 +256,10 @@ def checked_record(raw: bytes, path: str, line_number: int) -> dict[str, Any] | 
 _KEYS_CHECKED_BYTES = 64_000
 
 
+# The fields whose value is not one string: the quotes of their lines are counted otherwise.
+_NOT_ALL_TEXT = frozenset({"tool_input", "described_with", "is_error", "usage"})
+
+
 def _quotes(record: dict[str, Any]) -> int:
     """How many quotes a line holding just `record` has, but for the quotes within its
     strings: two for each key and each string.
@@ -268,10 +272,14 @@ def _quotes(record: dict[str, Any]) -> int:
     _KEYS_CHECKED_BYTES the count adds about 8% to the load; counting the ends of keys
     (a quote, then a colon) instead adds two thirds, and re-reading every line with the
     standard library more than doubles it. `record` has passed `record_problem`: each
-    field but these three holds a string."""
+    field but these holds a string."""
     quotes = 4 * len(record) - 2  # the keys, and the values of all fields but 'n', strings
     if "described_with" in record:
         quotes -= 2  # a list of numbers
+    if "is_error" in record:
+        quotes -= 2  # true or false
+    if "usage" in record:
+        quotes += 2 * len(record["usage"]) - 2  # names of numbers
     if "tool_input" in record:
         quotes += 2 * _quoted(record["tool_input"]) - 2  # any JSON value
     if "images" in record:
