@@ -290,7 +290,7 @@ def test_one_message_id_over_several_lines_then_their_results(tmp_path, capsys):
     assert edit["tool_input"] == lines[17]["message"]["content"][0]["input"]
     assert set(edit["tool_input"]) == {"file_path", "old_string", "new_string"}
     # Snapshot lines hold no message: the report counts them by name.
-    assert "records that hold no message to count: file-history-snapshot 6" in capsys.readouterr().err
+    assert "skipped 6 records that hold no conversation: 6 file-history-snapshot\n" in capsys.readouterr().err
 
 
 def test_a_bash_call_with_an_empty_result(tmp_path):
@@ -350,8 +350,9 @@ def test_thinking_blocks_progress_and_system_lines(tmp_path, capsys):
     lines = _log_lines(THINKING_PROGRESS)
     records = import_sample(tmp_path, SAMPLES / THINKING_PROGRESS)
     report = capsys.readouterr().err
-    assert "records that hold no message to count: file-history-snapshot 9, progress 11, system 7" in report
-    assert "skipped" not in report
+    assert ("skipped 27 records that hold no conversation: 11 progress, 9 file-history-snapshot, "
+            "7 system (stop_hook_summary 7)\n") in report
+    assert "lines of" not in report
     thinking = [r for r in records if "thinking" in r]
     assert len(thinking) == 6
     first = thinking[0]
@@ -384,6 +385,7 @@ def test_codex_reasoning_tools_and_call_ids(tmp_path):
         "text": "",
         "timestamp": "2026-01-02T03:04:08.000Z",
         "thinking": "I will inspect the synthetic directory.",
+        "model": "synthetic-model",
     }
     calls = [(r["tool_name"], r["tool_input"], r["source_id"]) for r in records if "tool_name" in r]
     assert calls == [
@@ -431,7 +433,7 @@ def test_codex_real_rollout_reasoning_and_replies(tmp_path, capsys):
     """A reasoning model's rollout: each `reasoning` item holds only encrypted content
     (an empty summary), so it is not counted, and the reply after it has no thinking."""
     records = import_sample(tmp_path, REAL_ROLLOUT)
-    assert "reasoning with no readable text 5" in capsys.readouterr().err
+    assert "5 reasoning with no readable text" in capsys.readouterr().err
     shape = [r.get("tool_name") or r["speaker"] for r in records]
     assert shape == [
         "user", "user", "exec_command", "tool", "write_stdin", "tool", "assistant",
@@ -518,6 +520,8 @@ def test_gemini_thoughts_are_the_thinking_of_the_reply(tmp_path):
         "source_id": greeting["id"],
         "timestamp": greeting["timestamp"],
         "thinking": "\n\n".join(f"{t['subject']}\n\n{t['description']}" for t in greeting["thoughts"]),
+        "model": greeting["model"],
+        "usage": greeting["tokens"],
     }
     assert records[1]["thinking"].startswith("Assessing the Prompt's Intent\n\n")
     # Thoughts and a tool call, no text: a reply of thinking alone, then the call.

@@ -66,8 +66,9 @@ def test_claude_code_records_that_hold_no_message_are_counted_by_name(tmp_path, 
     ])
     records, report = imported(tmp_path, source, capsys)
     assert shape(records) == [("user", None, "Go.", None, "u1"), ("assistant", None, "One.\n\nTwo.", None, "a1")]
-    assert f"records that hold no message to count: {record_type} 1" in report
-    assert "skipped" not in report
+    held = f"{record_type} (other 1)" if record_type in ("attachment", "system") else record_type
+    assert f"skipped 1 record that holds no conversation: 1 {held}\n" in report
+    assert "lines of" not in report
 
 
 def test_claude_code_assistant_content_blocks(tmp_path, capsys):
@@ -179,10 +180,10 @@ def test_codex_records_and_items_that_hold_no_message(tmp_path, capsys):
     ])
     records, report = imported(tmp_path, source, capsys)
     assert [(r["speaker"], r["text"]) for r in records] == [("user", "Go."), ("assistant", "Done.")]
-    assert ("records that hold no message to count: compacted 1, compaction 1, compaction_summary 1, "
-            "developer message 1, event_msg other 1, event_msg token_count 1, event_msg user_message 1, "
-            "ghost_snapshot 1, session_meta 1, system message 1, turn_context 1") in report
-    assert "skipped" not in report and "some_future_event" not in report
+    assert ("skipped 11 records that hold no conversation: 1 compacted, 1 compaction, 1 compaction_summary, "
+            "1 developer message, 1 event_msg other, 1 event_msg token_count, 1 event_msg user_message, "
+            "1 ghost_snapshot, 1 session_meta, 1 system message, 1 turn_context\n") in report
+    assert "lines of" not in report and "some_future_event" not in report
 
 
 def test_codex_tool_calls_of_every_item_type(tmp_path):
@@ -247,7 +248,7 @@ def test_codex_lines_that_cannot_be_messages_are_skipped_by_line(tmp_path, capsy
     assert f"1 x {codex.UNKNOWN_ITEM} (line 3)" in report
     assert f"1 x {codex.UNKNOWN_RECORD} (line 4)" in report
     assert "1 x not a log record (a JSON value that is not an object) (line 5)" in report
-    assert "records that hold no message to count: other record 1" in report
+    assert "skipped 1 record that holds no conversation: 1 other record\n" in report
     assert "future" not in report
 
 
@@ -282,7 +283,7 @@ def test_openai_message_shapes(tmp_path, capsys):
     assert records[2]["tool_input"] == {"path": "."} and records[4]["tool_input"] == {"file": "a.txt"}
     assert "2 x not a chat message (no 'role') (lines 10, 11)" in report
     assert "1 x an image block without its data (line 3)" in report
-    assert "records that hold no message to count: developer message 1" in report
+    assert "skipped 1 record that holds no conversation: 1 developer message\n" in report
     assert "critic" not in report
 
 
@@ -433,7 +434,8 @@ def test_gemini_elements_that_are_not_messages(tmp_path, capsys):
     assert f"1 x {gemini.NO_TYPE} (line 4)" in report
     assert f"1 x {gemini.UNKNOWN_TYPE} (line 5)" in report
     assert f"1 x {gemini.BAD_CONTENT} (line 9)" in report
-    assert "records that hold no message to count: error message 1, info message 1, warning message 1" in report
+    assert ("skipped 3 records that hold no conversation: 1 error message, 1 info message, "
+            "1 warning message\n") in report
     assert TOKEN not in report
 
 
