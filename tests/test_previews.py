@@ -13,7 +13,8 @@ from bs4 import BeautifulSoup
 from conftest import TRANSCRIPT, attribute, build, copy_project, found, message_in, selected, soup
 from message_index_reader import BuiltIndex
 from msgref.previews import CITATIONS_SHOWN, READ_MORE, SEE_IN_TRANSCRIPT, preview
-from msgref.snippets import EMPTY_LABEL, to_html
+from msgview.html import to_html
+from msgview.render import EMPTY_LABEL
 from test_build import html_pages, resolve
 from transcripts import MemoryTranscript
 

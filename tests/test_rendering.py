@@ -11,13 +11,13 @@ from pathlib import Path
 from mkdocs.utils import clean_directory
 
 from message_index_reader import data_of
-from msgref.message_index import MessageIndexWriter
-from msgref.transcript_entries import page_entries
-from msgref.transcript_layout import TranscriptLayout
 from sitebuild.between_builds import LastMade, SetAside
 from sitebuild.rendering import TranscriptRendering, _Links, _Made
 from sitebuild.settings import TranscriptSettings
 from transcripts import MemoryTranscript
+from transcriptsite.entries import page_entries
+from transcriptsite.layout import TranscriptLayout
+from transcriptsite.message_index import MessageIndexWriter
 
 LONG = "a long tool output\n" * 400  # past message_chars: it gets a file of its whole text
 

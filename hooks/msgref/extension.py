@@ -23,9 +23,13 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 
-from . import hidden_characters, snippets, stranded, tags
+from msgview import hidden_characters
+from msgview.html import NOT_SEARCHED
+from msgview.text import displayable, shorten
+from transcript.schema import Message
+
+from . import snippets, stranded, tags
 from .citations import Citation, CitationRegistry
-from .schema import Message
 
 BLOCK_TAGS = {"p", "li", "dd", "dt", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6"}
 CONTAINER_TAGS = {"li", "dd", "dt", "td", "th"}  # snippets go inside these, not after
@@ -202,7 +206,7 @@ class EditorialMarksUnsearched(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         for element in root.iter():
             if EDITORIAL_MARK_CLASS in (element.get("class") or "").split():
-                element.attrib.update(snippets.NOT_SEARCHED)
+                element.attrib.update(NOT_SEARCHED)
 
 
 class SnippetPlacer(Treeprocessor):
@@ -236,8 +240,8 @@ class SnippetPlacer(Treeprocessor):
             if not page.derived:
                 text = texts[block]
                 self.extension.build.citations.record(Citation(message.n, page.src, anchor,
-                                                               snippets.shorten(text, EXCERPT_CHARS),
-                                                               snippets.shorten(text, PASSAGE_CHARS)))
+                                                               shorten(text, EXCERPT_CHARS),
+                                                               shorten(text, PASSAGE_CHARS)))
         # Quotes and snippets are put in place at the end, each parent's children in one
         # pass: finding each block among its siblings made a page's time grow with the
         # square of its tags.
@@ -298,7 +302,7 @@ class SnippetPlacer(Treeprocessor):
             # Beside the paragraph, the text is the transcript's or, described, the essay's
             # own. Marked on each figure: Material's search ends a left-out element at the
             # first end tag of its name, so the <div> around them would end too soon.
-            figure.attrib.update(snippets.NOT_SEARCHED)
+            figure.attrib.update(NOT_SEARCHED)
             shown.append(figure)
         _as_written(shown)
         return shown if len(shown) else None
@@ -345,7 +349,7 @@ class HiddenReferences(Postprocessor):
         line = None if index is None else self.extension.build.page.first_line + index
         self.extension.report(line, f"{written} writes U+{ord(char):04X}, a control character or a bidirectional "
                                     "control, which no page shows: remove it, or write it as code")
-        return html.escape(snippets.displayable(char), quote=False)
+        return html.escape(displayable(char), quote=False)
 
 
 class MarkerRemover(Postprocessor):
@@ -405,7 +409,7 @@ def _plain_text(element: etree.Element, stash: Sequence[object] = ()) -> str:
 
 def _words(text: str) -> str:
     """Text as a reader compares it: its words, in one case, whatever the spacing."""
-    return " ".join(snippets.displayable(text).split()).casefold()
+    return " ".join(displayable(text).split()).casefold()
 
 
 def _placeholder_text(placeholder: str, stash: Sequence[object]) -> str:

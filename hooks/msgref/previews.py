@@ -10,8 +10,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as etree
 from collections.abc import Iterable
 
-from . import snippets
-from .schema import Message
+from msgview.html import NOT_SEARCHED
+from msgview.render import SPEAKER_LABELS, message_body, provenance_label
+from transcript.schema import Message
 
 READ_MORE = "Read the whole message"
 SEE_IN_TRANSCRIPT = "See it in the transcript"
@@ -39,9 +40,9 @@ def preview(message: Message, href: str, limit: int, cited_in: Iterable[tuple[st
     })
     head = etree.SubElement(box, "p", {"class": "msg-preview__head", "id": f"{ident}-head"})
     etree.SubElement(head, "strong").text = f"Message {n}"
-    head[0].tail = f" · {snippets.SPEAKER_LABELS[message.speaker]} · {snippets.provenance_label(message)}"
+    head[0].tail = f" · {SPEAKER_LABELS[message.speaker]} · {provenance_label(message)}"
     cut = len(message.text) > limit
-    body = snippets.message_body(message, limit if cut else None)
+    body = message_body(message, limit if cut else None)
     body.set("id", f"{ident}-text")
     box.append(body)
     more = etree.SubElement(box, "p", {"class": "msg-preview__more"})
@@ -62,7 +63,7 @@ def preview(message: Message, href: str, limit: int, cited_in: Iterable[tuple[st
 def previews_block(previews: Iterable[etree.Element]) -> etree.Element:
     """The container at the end of a page: left out of the search index. Material's
     search parser matches elements by tag alone, so nothing inside may be a <section>."""
-    block = etree.Element("section", {"class": "msg-previews", **snippets.NOT_SEARCHED})
+    block = etree.Element("section", {"class": "msg-previews", **NOT_SEARCHED})
     block.extend(previews)
     return block
 

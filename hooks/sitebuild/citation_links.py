@@ -9,11 +9,11 @@ from collections.abc import Callable
 
 from msgref import previews
 from msgref.citations import Citation
-from msgref.snippets import to_html
-from msgref.transcript_entries import MAP, PageEntries
-from msgref.transcript_layout import TranscriptLayout
-from msgref.transcript_map import MapTemplate, marks
-from msgref.transcript_pages import cited_in_fill
+from msgview.html import to_html
+from transcriptsite.entries import MAP, PageEntries
+from transcriptsite.layout import TranscriptLayout
+from transcriptsite.message_map import MapTemplate, marks
+from transcriptsite.pages import cited_in_fill
 
 from .records import PageRecords
 from .site_pages import SitePages

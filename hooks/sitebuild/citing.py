@@ -16,9 +16,9 @@ from essaycite.doi import doi_url
 from essaycite.formats import downloads, message_references, references
 from essaycite.metadata import EssayMetadata, Part
 from msgref.citations import CitationRegistry
-from msgref.snippets import to_html
-from msgref.transcript_layout import TranscriptLayout
-from msgref.transcript_pages import cited_messages
+from msgview.html import to_html
+from transcriptsite.layout import TranscriptLayout
+from transcriptsite.pages import cited_messages
 
 from .generated import GeneratedFile
 from .how_to_cite import FIRST_MESSAGE, FIRST_PARAGRAPH

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator
 
-from msgref.schema import Message
+from transcript.schema import Message
 
 from . import jsonl
 from .common import (

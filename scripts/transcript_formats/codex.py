@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from msgref.schema import Message
+from transcript.schema import Message
 
 from .common import (
     ImageBlock,

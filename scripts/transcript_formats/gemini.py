@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from msgref.schema import Message
+from transcript.schema import Message
 
 from .common import (
     IMAGE_MARK,

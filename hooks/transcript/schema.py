@@ -56,7 +56,7 @@ class Message:
     hook: str | None = field(default=None, metadata=_json(str, from_log=True))  # the output of this hook (its name)
     model: str | None = field(default=None, metadata=_json(str, from_log=True))  # the model that wrote a reply
     usage: dict[str, int] | None = field(default=None, metadata=_json(dict))  # its token counts, by the log's names
-    # Written by the importer, last on the line, over the line's bytes (see msgref.seal).
+    # Written by the importer, last on the line, over the line's bytes (see transcript.seal).
     redaction_seal: str | None = field(default=None, metadata=_json(str))
     line: int = 0  # where the message is in the file it was read from; not a field of the file
 

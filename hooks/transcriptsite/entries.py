@@ -17,15 +17,17 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import snippets
-from .conversation import WORK, ConversationView
-from .images import image_src
+from msgview.conversation import WORK, ConversationView
+from msgview.html import to_html
+from msgview.message_markdown import MessageMarkdown
+from msgview.render import SPEAKER_LABELS, shown_text
+from transcript.images import image_src
+from transcript.schema import Message
+
+from .layout import TranscriptLayout, search_folder
 from .message_index import PageIndex, SearchRecord, page_index
-from .message_markdown import MessageMarkdown
-from .schema import Message
-from .transcript_layout import TranscriptLayout, search_folder
-from .transcript_map import MAP_SLOT
-from .transcript_nav import absent_note, pager, search_form
+from .message_map import MAP_SLOT
+from .nav import absent_note, pager, search_form
 
 CONTENTS_MAX_MESSAGES = 50  # a page of more lists only its title in its table of contents
 
@@ -136,7 +138,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
 
     def add(element: etree.Element | None) -> None:
         if element is not None:
-            pieces.add(snippets.to_html(element))
+            pieces.add(to_html(element))
 
     href = lambda src: links.href(src, here)  # noqa: E731
     add(pager(layout, index, href))
@@ -161,7 +163,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
         if len(chunk) <= CONTENTS_MAX_MESSAGES:
             headings.append((f"msg-{n}", title))
         if layout.search:
-            search.append(SearchRecord(n, title, snippets.shown_text(shown)))
+            search.append(SearchRecord(n, title, shown_text(shown)))
     after_last = layout.positions[-1] + 1 if layout.positions else 0
     if index == len(layout.pages) - 1 and after_last < len(numbers):
         add(_gap(numbers, after_last, len(numbers) - 1))
@@ -197,9 +199,9 @@ def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str
     """Adds one message: its heading, its content, and the holes of its mark and of its
     "Cited in" list. Returns its heading's title and the message as shown."""
     n = message.n
-    speaker = snippets.SPEAKER_LABELS[message.speaker]
+    speaker = SPEAKER_LABELS[message.speaker]
     shown, note = cut_message(layout, message, lambda: links.href(layout.text_file_src(n), here))
-    content = view.body_html(shown) + (snippets.to_html(note) if note is not None else "")
+    content = view.body_html(shown) + (to_html(note) if note is not None else "")
     pieces.add(_ITEM_START)
     pieces.hole(ITEM, n)
     pieces.add(_HEADING.format(n=n, speaker=html.escape(speaker, quote=False)))

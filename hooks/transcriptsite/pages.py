@@ -12,10 +12,12 @@ import itertools
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from . import snippets
-from .citations import Citation
-from .transcript_entries import BADGE, ITEM
-from .transcript_layout import TranscriptLayout
+from msgref.citations import Citation
+from msgview.html import to_html
+from msgview.render import SPEAKER_LABELS, message_body, provenance_label
+
+from .entries import BADGE, ITEM
+from .layout import TranscriptLayout
 
 ENTRIES_SLOT = '<div class="msg-entries-slot"></div>'
 APPENDIX_ENTRY = "appendix-msg-{n}"  # the id of a cited message's entry in a printed essay's appendix
@@ -52,10 +54,10 @@ def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of:
     for n in numbers:
         message = layout.message(n)
         entry = etree.SubElement(appendix, "section", {"class": "cited-message", "id": APPENDIX_ENTRY.format(n=n)})
-        etree.SubElement(entry, "h3").text = f"Message {n} — {snippets.SPEAKER_LABELS[message.speaker]}"
-        entry.append(snippets.message_body(message, layout.message_chars if layout.is_cut(message) else None))
+        etree.SubElement(entry, "h3").text = f"Message {n} — {SPEAKER_LABELS[message.speaker]}"
+        entry.append(message_body(message, layout.message_chars if layout.is_cut(message) else None))
         # A description says so in its label; a quotation, here.
-        said = [] if message.is_described else [f"{snippets.provenance_label(message).capitalize()}."]
+        said = [] if message.is_described else [f"{provenance_label(message).capitalize()}."]
         if layout.is_cut(message):
             said.append(f"Shortened here: the whole message, {len(message.text):,} characters, is at its address.")
         if said:
@@ -111,6 +113,6 @@ def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[C
                 ident = f"passage-{next(previews)}"
                 link.set("data-passage", ident)  # not data-preview: the theme fetches the site map for those
                 passages.append(_passage_preview(ident, title, citation.passage, href))
-        return snippets.to_html(box) + "".join(map(snippets.to_html, passages))
+        return to_html(box) + "".join(map(to_html, passages))
 
     return fill

@@ -13,10 +13,11 @@ import posixpath
 from collections.abc import Container, Iterable, Sequence
 from typing import Protocol
 
-from . import snippets
-from .schema import Message, MessageSource
-from .tags import TAG_RE
-from .transcript_map import Strip, number_strip
+from msgref.tags import TAG_RE
+from msgview.text import displayable_utf8
+from transcript.schema import Message, MessageSource
+
+from .message_map import Strip, number_strip
 
 
 class LayoutSettings(Protocol):
@@ -151,7 +152,7 @@ class TranscriptLayout:
 
     def whole_text(self, message: Message) -> bytes:
         """A message's whole text, as its text file holds it: in UTF-8."""
-        text = snippets.displayable_utf8(message.text)
+        text = displayable_utf8(message.text)
         self._text_bytes[message.n] = len(text)
         return text
 
