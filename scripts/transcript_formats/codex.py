@@ -213,9 +213,10 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
 def _last_token_counts(payload) -> dict[str, int] | None:
     """The counts of a token_count event for the reply it follows (`last_token_usage`;
     its `total_token_usage` sums the session's so far), or None."""
-    if not (isinstance(payload, dict) and payload.get("type") == "token_count" and isinstance(payload.get("info"), dict)):
+    if not isinstance(payload, dict) or payload.get("type") != "token_count":
         return None
-    return token_counts(payload["info"].get("last_token_usage"))
+    info = payload.get("info")
+    return token_counts(info.get("last_token_usage")) if isinstance(info, dict) else None
 
 
 # How a tool's output states the exit status of the command it ran, in the lines before
