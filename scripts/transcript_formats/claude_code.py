@@ -12,9 +12,9 @@ from .common import (
     IMAGE_MARK,
     ImageBlock,
     LogError,
-    LogMessage,
     ReadStats,
     content_text,
+    held_chars,
     image_block,
     join_text,
     known_name,
@@ -119,12 +119,7 @@ def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStat
                 yield from reply.flush(counted)
                 reply = _Reply(reply_id)
             reply.add(record, line, stats)
-            if reply.size > jsonl.MAX_LINE_BYTES and reply.first is not None:
-                # The reply is held until its last line: one spread over endless lines
-                # would hold the whole log.
-                raise LogError(path, reply.first[0], f"one assistant reply, its lines sharing a message.id up to "
-                               f"line {line}, holds more than {jsonl.size_text(jsonl.MAX_LINE_BYTES)}, the most "
-                               "a message may")
+            reply.check_size(line, path)
             continue
         if record_type == "user" and isinstance(record.get("message"), dict):
             yield from reply.flush(counted)
@@ -142,7 +137,8 @@ def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStat
                 stats.ignore("attachment", known_name(kind, ATTACHMENT_TYPES) or "other")
             elif reply.first is not None:
                 reply.after.append(hook_output)
-                reply.size += len(hook_output.text)
+                reply.size += held_chars(hook_output)
+                reply.check_size(line, path)
             else:
                 yield hook_output
         elif record_type == "system":
@@ -154,26 +150,6 @@ def messages_from_records(records: Iterable[tuple[int, object]], stats: ReadStat
         else:
             stats.skip(line, UNKNOWN_RECORD)
     yield from reply.flush(counted)
-
-
-def _chars(value: object) -> int:
-    """The characters of the strings in a JSON-like value, its keys too."""
-    count, pending = 0, [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            count += len(item)
-        elif isinstance(item, dict):
-            pending.extend(item)
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-    return count
-
-
-def _image_chars(message: Message) -> int:
-    """The characters of the image data a message holds, not yet decoded."""
-    return sum(len(image.text) for image in message.image_blocks) if isinstance(message, LogMessage) else 0
 
 
 def _common_fields(record: dict) -> dict:
@@ -299,9 +275,17 @@ class _Reply:
             self._add_content(content, record, line, stats)
         finally:  # what this line added, counted: its images' data too, held until the reply ends
             self.size += sum(map(len, self.text[held[0]:])) + sum(map(len, self.thinking[held[1]:]))
-            self.size += sum(len(call.text) + _chars(call.tool_input) + _image_chars(call)
-                             for call in self.calls[held[2]:])
+            self.size += sum(map(held_chars, self.calls[held[2]:]))
             self.size += sum(len(image.text) for image in self.images[held[3]:])
+
+    def check_size(self, line: int, path: str) -> None:
+        """LogError if what the reply holds, up to `line`, is more than a message may hold:
+        it is held until its last line, and one spread over endless lines (or followed by
+        endless hooks' output) would hold the whole log."""
+        if self.size > jsonl.MAX_LINE_BYTES and self.first is not None:
+            raise LogError(path, self.first[0], f"one assistant reply, its lines sharing a message.id up to "
+                           f"line {line}, holds more than {jsonl.size_text(jsonl.MAX_LINE_BYTES)}, the most "
+                           "a message may")
 
     def _add_content(self, content: str | list, record: dict, line: int, stats: ReadStats) -> None:
         if isinstance(content, str):

@@ -18,10 +18,12 @@ from collections.abc import Iterator
 
 from transcript.schema import Message
 
+from . import jsonl
 from .common import (
     ImageBlock,
     ReadStats,
     content_text,
+    held_chars,
     known_name,
     log_message,
     parse_arguments,
@@ -95,14 +97,22 @@ def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[
     are the reply's: they go to its first message. A reply followed by no count, or a
     count that follows no reply (a repeated one), gives none."""
     reply: list[Message] = []
+    held = 0  # the characters of the reply held, for a bound
     for item in _items(file, path, stats):
         if isinstance(item, Message) and item.speaker == "assistant":
-            reply.append(item)
+            held += held_chars(item)
+            if held <= jsonl.MAX_LINE_BYTES:
+                reply.append(item)
+                continue
+            # No reply holds this much: one of endless calls is not held, and gives no count.
+            yield from reply
+            yield item
+            reply = []
             continue
         if reply and not isinstance(item, Message):
             reply[0] = dataclasses.replace(reply[0], usage=item)
         yield from reply
-        reply = []
+        reply, held = [], 0
         if isinstance(item, Message):
             yield item
     yield from reply

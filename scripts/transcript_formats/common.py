@@ -150,6 +150,25 @@ def token_counts(usage) -> dict[str, int] | None:
     return counts or None
 
 
+def held_chars(message: Message) -> int:
+    """The characters a message holds while a reader keeps it: its text, its thinking,
+    the strings of its tool input (its keys too), and its images' data not yet decoded."""
+    count = len(message.text) + len(message.thinking or "")
+    if isinstance(message, LogMessage):
+        count += sum(len(image.text) for image in message.image_blocks)
+    pending = [message.tool_input]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            count += len(item)
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return count
+
+
 def string_or_none(value) -> str | None:
     return value if isinstance(value, str) and value else None
 
