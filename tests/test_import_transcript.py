@@ -122,9 +122,10 @@ SAMPLE_COUNTS = {
     # their place: those written while the reply was open after it); the reply; an
     # attachment of tools deferred (no message): 1 + 4 + 1 = 6.
     "claude-code-log_hook_attachments_fixture.jsonl": ("claude-code", 6),
-    # 292 lines, 10 of them queue-operation (no message): 6 user turns, 80 replies (each
-    # of its own message.id, every one with text), their 76 tool calls and 76 results.
-    "claude-code-log_ide_wrappers_errors.jsonl": ("claude-code", 238),
+    # 60 lines, 2 of them queue-operation (no message): a user turn, 16 replies (each of
+    # its own message.id over 42 lines, every one with text), their 15 tool calls and 15
+    # results: 1 + 16 + 15 + 15 = 47.
+    "claude-code-log_ide_wrappers_errors.jsonl": ("claude-code", 47),
     # 18 lines, one message each: the prompt, 4 replies with text, 6 calls alone, 7 results.
     "claude-code-log_subagent_2-1_opus.jsonl": ("claude-code", 18),
     # 14 elements of `messages`: 3 user messages (the 1st, 3rd and 10th); 11 gemini ones.
@@ -463,6 +464,9 @@ def test_codex_real_rollout_reasoning_and_replies(tmp_path, capsys):
         "text": "Using `superpowers:brainstorming` briefly because this changes runtime behavior/configuration. "
                 "I’ll first locate the existing env var/default, then make the smallest scoped update and verify it.",
         "timestamp": "2026-05-11T08:33:03.218Z",
+        "model": "gpt-5.5",
+        "usage": {"input_tokens": 20419, "cached_input_tokens": 0, "output_tokens": 279,
+                  "reasoning_output_tokens": 91, "total_tokens": 20698},
     }
     assert replies[3]["text"].startswith("I found compact-related hook code under `src/agents/plugins/")
     assert not any("thinking" in r for r in records)
@@ -966,18 +970,18 @@ def _failed_results(lines: list[dict]) -> list[str]:
 
 
 def test_claude_code_failed_and_refused_tool_results_are_errors(tmp_path, capsys):
-    """A real session with failed commands, `<tool_use_error>` results and two calls the
+    """A real session with failed commands, a `<tool_use_error>` result and a call the
     person refused: those and only those are errors; other messages have no is_error."""
     lines = _log_lines(IDE_WRAPPERS_ERRORS)
     records = import_sample(tmp_path, SAMPLES / IDE_WRAPPERS_ERRORS)
-    assert "skipped 10 records that hold no conversation: 10 queue-operation\n" in capsys.readouterr().err
+    assert "skipped 2 records that hold no conversation: 2 queue-operation\n" in capsys.readouterr().err
     errors = [r for r in records if "is_error" in r]
-    assert [r["source_id"] for r in errors] == _failed_results(lines) and len(errors) == 7
+    assert [r["source_id"] for r in errors] == _failed_results(lines) and len(errors) == 4
     assert all(r["speaker"] == "tool" and r["is_error"] is True for r in errors)
     texts = [r["text"] for r in errors]
-    assert sum(text.startswith("The user doesn't want to proceed with this tool use.") for text in texts) == 2
-    assert sum(text.startswith("<tool_use_error>") for text in texts) == 2
-    assert sum(text.startswith("Exit code 1") for text in texts) == 3
+    assert sum(text.startswith("The user doesn't want to proceed with this tool use.") for text in texts) == 1
+    assert sum(text.startswith("<tool_use_error>") for text in texts) == 1
+    assert sum(text.startswith("Exit code 1") for text in texts) == 2
 
 
 @pytest.mark.parametrize("name", [IMAGE_EDIT_BASH, "claude-code-viewer_sidechain_todowrite_multiedit.jsonl"])
