@@ -231,8 +231,12 @@ def checked_record(raw: bytes, path: str, line_number: int) -> dict[str, Any] | 
             if len(raw) > _KEYS_CHECKED_BYTES:
                 return record
             quotes = raw.count(b'"')
-            if quotes == 4 * len(record) - 2 and record.keys().isdisjoint(_NOT_ALL_TEXT):
-                return record  # the common case, spelled out: _quotes(record) without the call
+            # The common case, spelled out: _quotes(record) without the call, for a record
+            # of none of the fields whose value is not one string (a test each, quicker
+            # than one test of a set).
+            if (quotes == 4 * len(record) - 2 and "tool_input" not in record and "described_with" not in record
+                    and "is_error" not in record and "usage" not in record):
+                return record
             if quotes == _quotes(record):
                 return record
     # A blank line, a problem to name as the standard library sees it, a line that may
@@ -254,10 +258,6 @@ def checked_record(raw: bytes, path: str, line_number: int) -> dict[str, Any] | 
 # transcript's bytes, and any look at all their bytes would add a quarter to the load: a
 # key given twice there is not found, and its last value counts.
 _KEYS_CHECKED_BYTES = 64_000
-
-
-# The fields whose value is not one string: the quotes of their lines are counted otherwise.
-_NOT_ALL_TEXT = frozenset({"tool_input", "described_with", "is_error", "usage"})
 
 
 def _quotes(record: dict[str, Any]) -> int:
