@@ -122,10 +122,10 @@ SAMPLE_COUNTS = {
     # their place: those written while the reply was open after it); the reply; an
     # attachment of tools deferred (no message): 1 + 4 + 1 = 6.
     "claude-code-log_hook_attachments_fixture.jsonl": ("claude-code", 6),
-    # 60 lines, 2 of them queue-operation (no message): a user turn, 16 replies (each of
-    # its own message.id over 42 lines, every one with text), their 15 tool calls and 15
-    # results: 1 + 16 + 15 + 15 = 47.
-    "claude-code-log_ide_wrappers_errors.jsonl": ("claude-code", 47),
+    # 33 lines, 2 of them queue-operation (no message): a user turn, 8 replies (each of
+    # its own message.id over 22 lines, every one with text), their 8 tool calls and 8
+    # results: 1 + 8 + 8 + 8 = 25.
+    "claude-code-log_ide_wrappers_errors.jsonl": ("claude-code", 25),
     # 18 lines, one message each: the prompt, 4 replies with text, 6 calls alone, 7 results.
     "claude-code-log_subagent_2-1_opus.jsonl": ("claude-code", 18),
     # 14 elements of `messages`: 3 user messages (the 1st, 3rd and 10th); 11 gemini ones.
@@ -970,18 +970,17 @@ def _failed_results(lines: list[dict]) -> list[str]:
 
 
 def test_claude_code_failed_and_refused_tool_results_are_errors(tmp_path, capsys):
-    """A real session with failed commands, a `<tool_use_error>` result and a call the
-    person refused: those and only those are errors; other messages have no is_error."""
+    """A real session with a `<tool_use_error>` result and a call the person refused:
+    those and only those are errors; other messages have no is_error."""
     lines = _log_lines(IDE_WRAPPERS_ERRORS)
     records = import_sample(tmp_path, SAMPLES / IDE_WRAPPERS_ERRORS)
     assert "skipped 2 records that hold no conversation: 2 queue-operation\n" in capsys.readouterr().err
     errors = [r for r in records if "is_error" in r]
-    assert [r["source_id"] for r in errors] == _failed_results(lines) and len(errors) == 4
+    assert [r["source_id"] for r in errors] == _failed_results(lines) and len(errors) == 2
     assert all(r["speaker"] == "tool" and r["is_error"] is True for r in errors)
     texts = [r["text"] for r in errors]
-    assert sum(text.startswith("The user doesn't want to proceed with this tool use.") for text in texts) == 1
-    assert sum(text.startswith("<tool_use_error>") for text in texts) == 1
-    assert sum(text.startswith("Exit code 1") for text in texts) == 2
+    assert texts[0] == "<tool_use_error>Error: No such tool available: AskUserQuestion</tool_use_error>"
+    assert texts[1].startswith("The user doesn't want to proceed with this tool use. The tool use was rejected")
 
 
 @pytest.mark.parametrize("name", [IMAGE_EDIT_BASH, "claude-code-viewer_sidechain_todowrite_multiedit.jsonl"])
