@@ -151,8 +151,11 @@ class _ReportStats(ReadStats):
         super().__init__()
         self._redactor = redactor
 
-    def ignore(self, what: str) -> None:
-        super().ignore(self._bounded(what, self.ignored, "other records"))
+    def ignore(self, what: str, kind: str | None = None) -> None:
+        what = self._bounded(what, self.ignored, "other records")
+        if kind is not None:
+            kind = self._bounded(kind, self.ignored_kinds.get(what, {}), "other")
+        super().ignore(what, kind)
 
     def skip(self, line: int, reason: str) -> None:
         super().skip(line, self._bounded(reason, self.skipped, "other reasons"))
@@ -202,8 +205,11 @@ class ImportResult:
                 where = ", ".join(map(str, first_lines)) + more
                 lines.append(f"  {count} x {reason} (line{'s' if count > 1 else ''} {where})")
         if self.stats.ignored:
-            held = ", ".join(f"{what} {count}" for what, count in sorted(self.stats.ignored.items()))
-            lines.append(f"records that hold no message to count: {held}")
+            total = sum(self.stats.ignored.values())
+            held = ", ".join(f"{count} {what}{self._kinds_of(what)}"
+                             for what, count in sorted(self.stats.ignored.items(), key=_most_first))
+            lines.append(f"skipped {_count(total, 'record')} that hold{'s' if total == 1 else ''} no conversation: "
+                         f"{held}")
         if self.images_kept:
             lines.append(f"kept {_count(self.images_kept, 'image')} ({_count(self.image_files, 'file')}) "
                          f"in {self.images_folder}")
@@ -226,6 +232,13 @@ class ImportResult:
         else:
             lines.append("redacted no secrets")
         return lines
+
+    def _kinds_of(self, what: str) -> str:
+        """The kinds of the records counted as `what`, counted: " (stop_hook_summary 7)"."""
+        kinds = self.stats.ignored_kinds.get(what)
+        if not kinds:
+            return ""
+        return f" ({', '.join(f'{kind} {count}' for kind, count in sorted(kinds.items(), key=_most_first))})"
 
     def write_report(self, report) -> None:
         """The summary and the list of redactions, into the file `report`."""
@@ -388,6 +401,11 @@ def _check_outputs(log, source: str, output: str, report_path: str | None) -> No
         same = stat.S_ISREG(output_stat.st_mode) and same_file(report_path, output_stat)
     if same:
         raise LogError(report_path, None, "is the transcript being written (-o); --report must name another file")
+
+
+def _most_first(item: tuple[str, int]) -> tuple[int, str]:
+    """How counts are listed: the largest first, equal ones by name."""
+    return -item[1], item[0]
 
 
 def _count(n: int, thing: str) -> str:

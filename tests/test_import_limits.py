@@ -105,6 +105,40 @@ def test_a_reply_over_several_lines_within_the_limit_is_one_message(tmp_path, sm
     assert [record["speaker"] for record in records] == ["user", "assistant"]
 
 
+def test_hooks_output_held_by_an_open_reply_is_bounded_as_the_reply(tmp_path, small_limits, capsys):
+    """A hook's output written while a reply is open waits for the reply to end: endless
+    output stops the import as a reply spread over endless lines does."""
+    hook = {"type": "attachment", "uuid": "h", "attachment": {"type": "hook_success", "hookName": "Stop",
+                                                               "content": "h" * 100}}
+    source = tmp_path / "session.jsonl"
+    source.write_text(user_line("hello") + "\n" + reply_line(0, "hi") + "\n"
+                      + "".join(json.dumps(hook) + "\n" for _ in range(40)))
+    assert import_transcript.main([str(source), "-o", str(tmp_path / "t.jsonl")]) == 1
+    assert re.fullmatch(rf"{re.escape(str(source))}:2: one assistant reply, its lines sharing a message.id up to "
+                        r"line 12, holds more than 1,000 bytes, the most a message may\n", capsys.readouterr().err)
+
+
+def test_a_codex_reply_too_long_to_hold_for_its_token_count_goes_without(tmp_path, small_limits):
+    """A Codex reply waits for the token count that follows it; one of endless calls is
+    not held past the limit: its messages are written as they come, without a count."""
+    def envelope(record_type, payload):
+        return json.dumps({"timestamp": "t", "type": record_type, "payload": payload}) + "\n"
+
+    def call(n):
+        return envelope("response_item", {"type": "function_call", "name": "w", "call_id": f"c{n}",
+                                          "arguments": json.dumps({"content": "c" * 100})})
+
+    count = envelope("event_msg", {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 5}}})
+    user = envelope("response_item", {"type": "message", "role": "user", "content": "Go."})
+    output = envelope("response_item", {"type": "function_call_output", "call_id": "c0", "output": "ok"})
+    source = tmp_path / "rollout.jsonl"
+    source.write_text(user + "".join(call(n) for n in range(40)) + count + output + call(41) + count)
+    assert import_transcript.main([str(source), "-o", str(tmp_path / "t.jsonl")]) == 0
+    records = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert len(records) == 43
+    assert [record["n"] for record in records if "usage" in record] == [43]
+
+
 def test_the_rest_of_a_line_past_the_limit_is_not_read(small_limits):
     """Refused as soon as the limit is passed: a line of 10 MB is not read to its end."""
     file = CountingFile(b"0" * 10_000_000 + b"\n")

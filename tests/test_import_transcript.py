@@ -118,6 +118,16 @@ SAMPLE_COUNTS = {
     # 17-18, 27-28, 44-45), the calls of lines 6-8 and 12-14 are one a line, and every
     # tool result has a line of its own: 53.
     "claude-code-viewer_sidechain_todowrite_multiedit.jsonl": ("claude-code", 53),
+    # 7 lines: a user turn; 4 attachments holding hooks' output (one message each, in
+    # their place: those written while the reply was open after it); the reply; an
+    # attachment of tools deferred (no message): 1 + 4 + 1 = 6.
+    "claude-code-log_hook_attachments_fixture.jsonl": ("claude-code", 6),
+    # 33 lines, 2 of them queue-operation (no message): a user turn, 8 replies (each of
+    # its own message.id over 22 lines, every one with text), their 8 tool calls and 8
+    # results: 1 + 8 + 8 + 8 = 25.
+    "claude-code-log_ide_wrappers_errors.jsonl": ("claude-code", 25),
+    # 18 lines, one message each: the prompt, 4 replies with text, 6 calls alone, 7 results.
+    "claude-code-log_subagent_2-1_opus.jsonl": ("claude-code", 18),
     # 14 elements of `messages`: 3 user messages (the 1st, 3rd and 10th); 11 gemini ones.
     # Of these, the 2nd and 9th hold text and thoughts, the 14th text alone: 3 replies.
     # The 4th-8th, 12th and 13th hold thoughts, no text, and one tool call with its
@@ -290,7 +300,7 @@ def test_one_message_id_over_several_lines_then_their_results(tmp_path, capsys):
     assert edit["tool_input"] == lines[17]["message"]["content"][0]["input"]
     assert set(edit["tool_input"]) == {"file_path", "old_string", "new_string"}
     # Snapshot lines hold no message: the report counts them by name.
-    assert "records that hold no message to count: file-history-snapshot 6" in capsys.readouterr().err
+    assert "skipped 6 records that hold no conversation: 6 file-history-snapshot\n" in capsys.readouterr().err
 
 
 def test_a_bash_call_with_an_empty_result(tmp_path):
@@ -350,8 +360,9 @@ def test_thinking_blocks_progress_and_system_lines(tmp_path, capsys):
     lines = _log_lines(THINKING_PROGRESS)
     records = import_sample(tmp_path, SAMPLES / THINKING_PROGRESS)
     report = capsys.readouterr().err
-    assert "records that hold no message to count: file-history-snapshot 9, progress 11, system 7" in report
-    assert "skipped" not in report
+    assert ("skipped 27 records that hold no conversation: 11 progress, 9 file-history-snapshot, "
+            "7 system (stop_hook_summary 7)\n") in report
+    assert "lines of" not in report
     thinking = [r for r in records if "thinking" in r]
     assert len(thinking) == 6
     first = thinking[0]
@@ -384,6 +395,7 @@ def test_codex_reasoning_tools_and_call_ids(tmp_path):
         "text": "",
         "timestamp": "2026-01-02T03:04:08.000Z",
         "thinking": "I will inspect the synthetic directory.",
+        "model": "synthetic-model",
     }
     calls = [(r["tool_name"], r["tool_input"], r["source_id"]) for r in records if "tool_name" in r]
     assert calls == [
@@ -431,7 +443,7 @@ def test_codex_real_rollout_reasoning_and_replies(tmp_path, capsys):
     """A reasoning model's rollout: each `reasoning` item holds only encrypted content
     (an empty summary), so it is not counted, and the reply after it has no thinking."""
     records = import_sample(tmp_path, REAL_ROLLOUT)
-    assert "reasoning with no readable text 5" in capsys.readouterr().err
+    assert "5 reasoning with no readable text" in capsys.readouterr().err
     shape = [r.get("tool_name") or r["speaker"] for r in records]
     assert shape == [
         "user", "user", "exec_command", "tool", "write_stdin", "tool", "assistant",
@@ -452,6 +464,9 @@ def test_codex_real_rollout_reasoning_and_replies(tmp_path, capsys):
         "text": "Using `superpowers:brainstorming` briefly because this changes runtime behavior/configuration. "
                 "I’ll first locate the existing env var/default, then make the smallest scoped update and verify it.",
         "timestamp": "2026-05-11T08:33:03.218Z",
+        "model": "gpt-5.5",
+        "usage": {"input_tokens": 20419, "cached_input_tokens": 0, "output_tokens": 279,
+                  "reasoning_output_tokens": 91, "total_tokens": 20698},
     }
     assert replies[3]["text"].startswith("I found compact-related hook code under `src/agents/plugins/")
     assert not any("thinking" in r for r in records)
@@ -518,6 +533,8 @@ def test_gemini_thoughts_are_the_thinking_of_the_reply(tmp_path):
         "source_id": greeting["id"],
         "timestamp": greeting["timestamp"],
         "thinking": "\n\n".join(f"{t['subject']}\n\n{t['description']}" for t in greeting["thoughts"]),
+        "model": greeting["model"],
+        "usage": greeting["tokens"],
     }
     assert records[1]["thinking"].startswith("Assessing the Prompt's Intent\n\n")
     # Thoughts and a tool call, no text: a reply of thinking alone, then the call.
@@ -911,3 +928,139 @@ def test_half_a_character_in_the_log_is_written_as_a_replacement_character(tmp_p
     log.write_text('{"type": "user", "uuid": "u1", "message": {"role": "user", "content": "half \\ud83d emoji"}}\n')
     (record,) = import_sample(tmp_path, log)
     assert record["text"] == "half \ufffd emoji"
+
+
+# --- What the log tells of a message: errors, model and token counts, hooks ------------
+
+HOOK_ATTACHMENTS = "claude-code-log_hook_attachments_fixture.jsonl"
+IDE_WRAPPERS_ERRORS = "claude-code-log_ide_wrappers_errors.jsonl"
+SUBAGENT = "claude-code-log_subagent_2-1_opus.jsonl"
+
+
+def test_claude_code_hook_output_is_a_message_in_its_place(tmp_path, capsys):
+    """Claude Code 2.1 writes what a hook wrote as an `attachment` record: each is a tool
+    message naming the hook; a failed hook's is an error. The attachment that lists
+    deferred tools holds no conversation, and the report says so by its kind."""
+    lines = _log_lines(HOOK_ATTACHMENTS)
+    records = import_sample(tmp_path, SAMPLES / HOOK_ATTACHMENTS)
+    assert "skipped 1 record that holds no conversation: 1 attachment (deferred_tools_delta 1)\n" in (
+        capsys.readouterr().err)
+    hooks = [(r["speaker"], r.get("hook"), r["text"], r.get("is_error"), r["source_id"]) for r in records]
+    assert hooks == [
+        ("user", None, "Run the test suite", None, "u-1"),
+        ("tool", "UserPromptSubmit", "clmail status: idle\nfocus: hook-fix-001", None, "hook-additional-1"),
+        ("tool", "UserPromptSubmit", "prompt registered\n", None, "hook-success-1"),
+        ("assistant", None, "Running tests.", None, "a-1"),
+        ("tool", "PostToolUse:Edit", "ruff check failed", True, "hook-blocking-1"),
+        ("tool", "Stop", "Failed with non-blocking status code", True, "hook-non-blocking-1"),
+    ]
+    assert [r["timestamp"] for r in records] == [line["timestamp"] for line in lines[:6]]
+    # The reply's model and its token counts, without the service tier, which is no count.
+    assert records[3]["model"] == "claude-opus-4-7"
+    assert records[3]["usage"] == {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0,
+                                   "cache_read_input_tokens": 0}
+
+
+def _failed_results(lines: list[dict]) -> list[str]:
+    """The tool_use_id of each tool result that the log marks `is_error: true`."""
+    return [block["tool_use_id"] for line in lines if line.get("type") == "user"
+            and isinstance(line["message"]["content"], list)
+            for block in line["message"]["content"]
+            if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("is_error") is True]
+
+
+def test_claude_code_failed_and_refused_tool_results_are_errors(tmp_path, capsys):
+    """A real session with a `<tool_use_error>` result and a call the person refused:
+    those and only those are errors; other messages have no is_error."""
+    lines = _log_lines(IDE_WRAPPERS_ERRORS)
+    records = import_sample(tmp_path, SAMPLES / IDE_WRAPPERS_ERRORS)
+    assert "skipped 2 records that hold no conversation: 2 queue-operation\n" in capsys.readouterr().err
+    errors = [r for r in records if "is_error" in r]
+    assert [r["source_id"] for r in errors] == _failed_results(lines) and len(errors) == 2
+    assert all(r["speaker"] == "tool" and r["is_error"] is True for r in errors)
+    texts = [r["text"] for r in errors]
+    assert texts[0] == "<tool_use_error>Error: No such tool available: AskUserQuestion</tool_use_error>"
+    assert texts[1].startswith("The user doesn't want to proceed with this tool use. The tool use was rejected")
+
+
+@pytest.mark.parametrize("name", [IMAGE_EDIT_BASH, "claude-code-viewer_sidechain_todowrite_multiedit.jsonl"])
+def test_claude_code_tool_use_errors_in_other_sessions(tmp_path, name):
+    lines = _log_lines(name)
+    records = import_sample(tmp_path, SAMPLES / name)
+    assert [r["source_id"] for r in records if r.get("is_error")] == _failed_results(lines) != []
+    assert all(r.get("is_error") in (None, True) for r in records)
+
+
+def _reply_usage(lines: list[dict]) -> dict[str, dict]:
+    """Each reply's token counts, by message.id, as its last line gives them: the plain
+    counts, without the nested ones and the text."""
+    usage = {}
+    for line in lines:
+        if line.get("type") == "assistant":
+            counts = line["message"]["usage"]
+            usage[line["message"]["id"]] = {k: v for k, v in counts.items() if type(v) is int}
+    return usage
+
+
+@pytest.mark.parametrize("name", [THINKING_PROGRESS, WRITE_EDIT_BASH, IMAGE_EDIT_BASH, IDE_WRAPPERS_ERRORS])
+def test_claude_code_token_counts_once_a_reply_from_its_last_line(tmp_path, name):
+    """Each line of a reply repeats its counts, the output counted up to that line: the
+    reply's first message has those of its last line, and no other message has any."""
+    lines = _log_lines(name)
+    records = import_sample(tmp_path, SAMPLES / name)
+    with_usage = [r for r in records if "usage" in r]
+    expected = _reply_usage(lines)
+    assert [r["usage"] for r in with_usage] == list(expected.values())
+    assert all(r["speaker"] == "assistant" for r in with_usage)
+    models = {line["message"]["model"] for line in lines if line.get("type") == "assistant"}
+    assert {r.get("model") for r in records if r["speaker"] == "assistant"} == models
+    assert all("model" not in r for r in records if r["speaker"] != "assistant")
+
+
+def test_claude_code_token_counts_of_a_reply_whose_lines_go_on_after_a_result(tmp_path):
+    """A subagent's reply whose calls ran while it was written: its lines 5, 7 and 9 share
+    a message.id, with the results between them. Its counts are given once, with its
+    first message, as its first run of lines ends; the model is on each of its calls.
+    Nested counts (cache_creation, server_tool_use, iterations) and text (service_tier)
+    are left out."""
+    lines = _log_lines(SUBAGENT)
+    records = import_sample(tmp_path, SAMPLES / SUBAGENT)
+    split = lines[4]["message"]["id"]
+    assert lines[6]["message"]["id"] == lines[8]["message"]["id"] == split
+    calls = [r for r in records if r["speaker"] == "assistant" and r.get("source_id") in
+             {line["message"]["content"][0]["id"] for line in lines if line["message"].get("id") == split}]
+    assert [r["n"] for r in calls] == [5, 7, 9]
+    assert [r.get("usage") for r in calls] == [_reply_usage(lines[:5])[split], None, None]
+    assert {r["model"] for r in calls} == {"claude-opus-4-7"}
+    assert sum("usage" in r for r in records) == len({line["message"].get("id") for line in lines
+                                                      if line["type"] == "assistant"})
+    for r in records:
+        assert set(r.get("usage", {})) <= {"input_tokens", "output_tokens", "cache_creation_input_tokens",
+                                           "cache_read_input_tokens"}
+
+
+def test_codex_token_counts_of_each_reply_sum_to_the_sessions(tmp_path):
+    """Each token_count event that follows a reply gives its `last_token_usage` to the
+    reply's first message; their sum is the `total_token_usage` of the last event. The
+    model is the turn's, on every assistant message. No output states a failed command."""
+    lines = _log_lines(REAL_ROLLOUT.name)
+    records = import_sample(tmp_path, REAL_ROLLOUT)
+    counted = [r for r in records if "usage" in r]
+    events = [line["payload"]["info"] for line in lines if line["payload"].get("type") == "token_count"]
+    assert [r["usage"] for r in counted] == [info["last_token_usage"] for info in events]
+    total = {key: sum(r["usage"][key] for r in counted) for key in counted[0]["usage"]}
+    assert total == events[-1]["total_token_usage"]
+    assert all(r["speaker"] == "assistant" for r in counted)
+    assert {r.get("model") for r in records if r["speaker"] == "assistant"} == {"gpt-5.5"}
+    assert all("model" not in r for r in records if r["speaker"] != "assistant")
+    assert not any("is_error" in r for r in records)
+    # The last reply is followed by no token_count: it has none.
+    assert records[-1]["speaker"] == "assistant" and "usage" not in records[-1]
+
+
+def test_gemini_model_and_token_counts_once_a_reply(tmp_path):
+    messages = [m for m in _gemini_messages() if m["type"] == "gemini"]
+    records = import_sample(tmp_path, GEMINI)
+    assert [r["usage"] for r in records if "usage" in r] == [m["tokens"] for m in messages]
+    assert {r.get("model") for r in records if r["speaker"] == "assistant"} == {"gemini-3-pro-image-preview"}
+    assert not any("is_error" in r for r in records)

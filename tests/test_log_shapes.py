@@ -66,8 +66,9 @@ def test_claude_code_records_that_hold_no_message_are_counted_by_name(tmp_path, 
     ])
     records, report = imported(tmp_path, source, capsys)
     assert shape(records) == [("user", None, "Go.", None, "u1"), ("assistant", None, "One.\n\nTwo.", None, "a1")]
-    assert f"records that hold no message to count: {record_type} 1" in report
-    assert "skipped" not in report
+    held = f"{record_type} (other 1)" if record_type in ("attachment", "system") else record_type
+    assert f"skipped 1 record that holds no conversation: 1 {held}\n" in report
+    assert "lines of" not in report
 
 
 def test_claude_code_assistant_content_blocks(tmp_path, capsys):
@@ -146,6 +147,106 @@ def test_claude_code_export_without_loglines(tmp_path):
         import_transcript.import_log(str(source), str(tmp_path / "t.jsonl"), "claude-code", None)
 
 
+def attachment(kind, uuid="h1", **fields):
+    return {"type": "attachment", "uuid": uuid, "timestamp": "2026-01-01T00:00:05.000Z",
+            "attachment": {"type": kind, **fields}}
+
+
+def hook_shape(records: list[dict]) -> list[tuple]:
+    return [(r["speaker"], r.get("tool_name") or r.get("hook"), r["text"], r.get("is_error"), r.get("source_id"))
+            for r in records]
+
+
+def test_claude_code_hook_output_written_while_a_reply_is_open_follows_it(tmp_path, capsys):
+    """A hook that ran between two lines of one reply (a PreToolUse hook, as the reply's
+    calls are written) leaves the reply whole: its output follows the reply and its
+    calls. A hook that wrote nothing, and attachments of other kinds, hold no
+    conversation; an attachment of a kind the importer does not know is "other"."""
+    source = write_lines(tmp_path / "session.jsonl", [
+        user("Go."),
+        assistant([{"type": "text", "text": "Editing."}], "a1"),
+        attachment("hook_success", "h1", hookEvent="PreToolUse", hookName="PreToolUse:Edit", content="",
+                   stdout="checked\n", stderr="", exitCode=0),
+        assistant([{"type": "tool_use", "id": "t1", "name": "Edit", "input": {}}], "a2"),
+        attachment("hook_success", "h2", hookEvent="PostToolUse", hookName="PostToolUse:Edit", content="",
+                   stdout="", stderr=""),
+        attachment("hook_additional_context", "h3", hookEvent="SessionStart", content=["one", "two"]),
+        attachment("hook_blocking_error", "h4", hookEvent="PreToolUse",
+                   blockingError="a blocking error given as text"),
+        attachment("todo_reminder", "h5", content=[]),
+        attachment("some_future_attachment", "h6"),
+        {"type": "system", "subtype": "turn_duration", "durationMs": 5},
+        {"type": "user", "uuid": "u2", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "done", "is_error": False}]}},
+    ])
+    records, report = imported(tmp_path, source, capsys)
+    assert hook_shape(records) == [
+        ("user", None, "Go.", None, "u1"),
+        ("assistant", None, "Editing.", None, "a1"),
+        ("assistant", "Edit", "", None, "t1"),
+        ("tool", "PreToolUse:Edit", "checked\n", None, "h1"),
+        ("tool", "SessionStart", "one\ntwo", None, "h3"),
+        ("tool", "PreToolUse", "a blocking error given as text", True, "h4"),
+        ("tool", None, "done", None, "t1"),  # is_error false: no field
+    ]
+    assert ("skipped 4 records that hold no conversation: 3 attachment (hook_success 1, other 1, todo_reminder 1), "
+            "1 system (turn_duration 1)\n") in report
+    assert "some_future_attachment" not in report and "lines of" not in report
+
+
+def test_claude_code_only_a_true_is_error_marks_a_result(tmp_path, capsys):
+    source = write_lines(tmp_path / "session.jsonl", [
+        user("Go."),
+        {"type": "user", "uuid": "u2", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": f"t{i}", "content": "x", "is_error": value}
+            for i, value in enumerate([True, False, None, "true", 1])]}},
+    ])
+    records, _ = imported(tmp_path, source, capsys)
+    assert [r.get("is_error") for r in records[1:]] == [True, None, None, None, None]
+
+
+def test_claude_code_token_counts_keep_whole_numbers_only(tmp_path, capsys):
+    """What a usage object holds that is no count of tokens is left out, never guessed
+    at; a reply left with none has no usage. The last line's counts are the reply's."""
+    def reply(usage, uuid, message_id, model="claude-test"):
+        record = assistant([{"type": "text", "text": uuid}], uuid, message_id)
+        record["message"].update(model=model, usage=usage)
+        return record
+
+    source = write_lines(tmp_path / "session.jsonl", [
+        user("Go."),
+        reply({"input_tokens": 3, "output_tokens": 1}, "a1", "msg_1"),
+        reply({"input_tokens": 3, "output_tokens": 9, "cache_creation": {"ephemeral_5m_input_tokens": 2},
+               "service_tier": "standard", "negative": -1, "fraction": 1.5, "flag": True, "Odd Name": 4,
+               "huge": 2**64}, "a2", "msg_1"),
+        user("Again.", "u2"),
+        reply({"service_tier": "standard", "cache_creation": {"x": 1}}, "a3", "msg_2", model=""),
+        user("Once more.", "u3"),
+        reply("not an object", "a4", "msg_3", model=None),
+    ])
+    records, _ = imported(tmp_path, source, capsys)
+    replies = [(r.get("model"), r.get("usage")) for r in records if r["speaker"] == "assistant"]
+    assert replies == [("claude-test", {"input_tokens": 3, "output_tokens": 9}), (None, None), (None, None)]
+
+
+def test_claude_code_text_of_the_log_in_new_fields_is_redacted(tmp_path, capsys):
+    """A hook's name, its output and a model's name are text from the log: redacted."""
+    record = assistant([{"type": "text", "text": "Hi."}])
+    record["message"]["model"] = f"model {TOKEN}"
+    source = write_lines(tmp_path / "session.jsonl", [
+        user("Go."),
+        attachment("hook_non_blocking_error", hookName=f"Stop {TOKEN}", stderr=f"leaked {TOKEN}"),
+        record,
+    ])
+    records, report = imported(tmp_path, source, capsys)
+    hook, reply = records[1], records[2]
+    assert hook["hook"] == "Stop [REDACTED: github-token]" and hook["is_error"] is True
+    assert hook["text"] == "leaked [REDACTED: github-token]"
+    assert reply["model"] == "model [REDACTED: github-token]"
+    assert "msg 2 hook: github-token" in report and "msg 3 model: github-token" in report
+    assert TOKEN not in (tmp_path / "transcript.jsonl").read_text(encoding="utf-8")
+
+
 # --- Codex CLI ------------------------------------------------------------------------
 
 def envelope(record_type, payload, second=0):
@@ -179,10 +280,71 @@ def test_codex_records_and_items_that_hold_no_message(tmp_path, capsys):
     ])
     records, report = imported(tmp_path, source, capsys)
     assert [(r["speaker"], r["text"]) for r in records] == [("user", "Go."), ("assistant", "Done.")]
-    assert ("records that hold no message to count: compacted 1, compaction 1, compaction_summary 1, "
-            "developer message 1, event_msg other 1, event_msg token_count 1, event_msg user_message 1, "
-            "ghost_snapshot 1, session_meta 1, system message 1, turn_context 1") in report
-    assert "skipped" not in report and "some_future_event" not in report
+    assert ("skipped 11 records that hold no conversation: 1 compacted, 1 compaction, 1 compaction_summary, "
+            "1 developer message, 1 event_msg other, 1 event_msg token_count, 1 event_msg user_message, "
+            "1 ghost_snapshot, 1 session_meta, 1 system message, 1 turn_context\n") in report
+    assert "lines of" not in report and "some_future_event" not in report
+
+
+@pytest.mark.parametrize("output, failed", [
+    ("Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 1\nOutput:\nboom", True),
+    ("Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nfine", None),
+    ("Chunk ID: 1\nProcess running with session ID 7\nOutput:\n", None),
+    ("Exit code: 2\nWall time: 0.2 seconds\nOutput:\nno such file", True),
+    ("Exit code: 0\nWall time: 0.2 seconds\nOutput:\n", None),
+    ('{"output": "boom", "metadata": {"exit_code": 1, "duration_seconds": 0.1}}', True),
+    ('{"output": "fine", "metadata": {"exit_code": 0, "duration_seconds": 0.1}}', None),
+    # What a command printed is not its status.
+    ("Exit code: 0\nOutput:\nExit code: 1\nProcess exited with code 3", None),
+    ("The tests said: Exit code: 1", None),
+    ("write_stdin failed: stdin is closed for this session", None),
+    ({"content": "boom", "success": False}, True),
+    ({"content": "fine", "success": True}, None),
+])
+def test_codex_output_that_states_a_failed_command_is_an_error(tmp_path, output, failed):
+    source = write_lines(tmp_path / "rollout.jsonl", [
+        say("user", "Go."),
+        item({"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"}),
+        item({"type": "function_call_output", "call_id": "c1", "output": output}),
+    ])
+    records = import_sample(tmp_path, source)
+    assert records[2]["speaker"] == "tool" and records[2].get("is_error") is failed
+
+
+def test_codex_token_counts_go_to_the_reply_they_follow(tmp_path):
+    """A count that follows no reply (a repeated event, one before the first reply) and
+    an event without counts give none; a reply followed by no count has none."""
+    def count(input_tokens):
+        usage = {"input_tokens": input_tokens, "output_tokens": 2, "detail": {"x": 1}}
+        return envelope("event_msg", {"type": "token_count", "info": {
+            "last_token_usage": usage, "total_token_usage": {"input_tokens": 999}}})
+
+    source = write_lines(tmp_path / "rollout.jsonl", [
+        envelope("turn_context", {"model": "gpt-test"}),
+        count(1),
+        say("user", "Go."),
+        item({"type": "reasoning", "summary": [{"type": "summary_text", "text": "Plan."}]}),
+        item({"type": "function_call", "name": "ls", "arguments": "{}", "call_id": "c1"}),
+        item({"type": "function_call", "name": "ls", "arguments": "{}", "call_id": "c2"}),
+        count(10),
+        count(10),
+        item({"type": "function_call_output", "call_id": "c1", "output": "a"}),
+        envelope("event_msg", {"type": "token_count", "info": None}),
+        item({"type": "reasoning", "summary": [{"type": "summary_text", "text": "Think."}]}),
+        count(20),
+        envelope("turn_context", {"model": "gpt-other"}),
+        say("assistant", "Done."),
+    ])
+    records = import_sample(tmp_path, source)
+    assert [(r["speaker"], r.get("thinking"), r.get("model"), r.get("usage")) for r in records] == [
+        ("user", None, None, None),
+        ("assistant", "Plan.", "gpt-test", {"input_tokens": 10, "output_tokens": 2}),
+        ("assistant", None, "gpt-test", None),
+        ("assistant", None, "gpt-test", None),
+        ("tool", None, None, None),
+        ("assistant", "Think.", "gpt-test", {"input_tokens": 20, "output_tokens": 2}),
+        ("assistant", None, "gpt-other", None),
+    ]
 
 
 def test_codex_tool_calls_of_every_item_type(tmp_path):
@@ -247,7 +409,7 @@ def test_codex_lines_that_cannot_be_messages_are_skipped_by_line(tmp_path, capsy
     assert f"1 x {codex.UNKNOWN_ITEM} (line 3)" in report
     assert f"1 x {codex.UNKNOWN_RECORD} (line 4)" in report
     assert "1 x not a log record (a JSON value that is not an object) (line 5)" in report
-    assert "records that hold no message to count: other record 1" in report
+    assert "skipped 1 record that holds no conversation: 1 other record\n" in report
     assert "future" not in report
 
 
@@ -282,7 +444,7 @@ def test_openai_message_shapes(tmp_path, capsys):
     assert records[2]["tool_input"] == {"path": "."} and records[4]["tool_input"] == {"file": "a.txt"}
     assert "2 x not a chat message (no 'role') (lines 10, 11)" in report
     assert "1 x an image block without its data (line 3)" in report
-    assert "records that hold no message to count: developer message 1" in report
+    assert "skipped 1 record that holds no conversation: 1 developer message\n" in report
     assert "critic" not in report
 
 
@@ -413,6 +575,33 @@ def test_gemini_message_shapes(tmp_path, capsys):
     assert "skipped" not in report
 
 
+def test_gemini_failed_and_cancelled_calls_model_and_token_counts(tmp_path):
+    """A call whose status is error or cancelled has a result marked an error; the
+    reply's model is on its calls, its token counts on its first message only."""
+    def call(call_id, status):
+        return {"id": call_id, "name": "run_shell_command", "args": {}, "status": status,
+                "result": [{"functionResponse": {"id": call_id, "response": {"output": status}}}]}
+
+    source = write_document(tmp_path / "session.json", SESSION_HEAD, [
+        {"id": "u1", "type": "user", "content": "Go."},
+        {"id": "g1", "type": "gemini", "content": "", "model": "gemini-test",
+         "tokens": {"input": 5, "output": 1, "cached": 0, "total": 6, "rate": 0.5, "detail": {"x": 1}},
+         "toolCalls": [call("c1", "error"), call("c2", "cancelled"), call("c3", "success")]},
+        {"id": "g2", "type": "gemini", "content": "Done.", "tokens": "not an object"},
+    ], "}")
+    records = import_sample(tmp_path, source)
+    assert [(r["speaker"], r["text"], r.get("is_error"), r.get("model"), r.get("usage")) for r in records] == [
+        ("user", "Go.", None, None, None),
+        ("assistant", "", None, "gemini-test", {"input": 5, "output": 1, "cached": 0, "total": 6}),
+        ("tool", "error", True, None, None),
+        ("assistant", "", None, "gemini-test", None),
+        ("tool", "cancelled", True, None, None),
+        ("assistant", "", None, "gemini-test", None),
+        ("tool", "success", None, None, None),
+        ("assistant", "Done.", None, None, None),
+    ]
+
+
 def test_gemini_elements_that_are_not_messages(tmp_path, capsys):
     """Each is skipped, named by its line; notices are passed over, counted by type."""
     source = write_document(tmp_path / "session.json", SESSION_HEAD, [
@@ -433,7 +622,8 @@ def test_gemini_elements_that_are_not_messages(tmp_path, capsys):
     assert f"1 x {gemini.NO_TYPE} (line 4)" in report
     assert f"1 x {gemini.UNKNOWN_TYPE} (line 5)" in report
     assert f"1 x {gemini.BAD_CONTENT} (line 9)" in report
-    assert "records that hold no message to count: error message 1, info message 1, warning message 1" in report
+    assert ("skipped 3 records that hold no conversation: 1 error message, 1 info message, "
+            "1 warning message\n") in report
     assert TOKEN not in report
 
 
@@ -451,6 +641,8 @@ HOSTILE_LOGS: dict[str, tuple[str, Any]] = {
     # name belongs.
     "claude-code record type": ("s.jsonl", [user("Go."), {"type": TOKEN, "uuid": "x"}]),
     "claude-code content block type": ("s.jsonl", [user("Go."), assistant([{"type": TOKEN}])]),
+    "claude-code attachment type": ("s.jsonl", [user("Go."), {"type": "attachment", "attachment": {"type": TOKEN}}]),
+    "claude-code system subtype": ("s.jsonl", [user("Go."), {"type": "system", "subtype": TOKEN}]),
     "codex record type": ("r.jsonl", [say("user", "Go."), envelope(TOKEN, {})]),
     "codex response item type": ("r.jsonl", [say("user", "Go."), item({"type": TOKEN})]),
     "codex event type": ("r.jsonl", [say("user", "Go."), envelope("event_msg", {"type": TOKEN})]),

@@ -8,6 +8,9 @@ from sitebuild.between_builds import LastTranscript
 from transcript.reader import TranscriptError, load_transcript
 from transcripts import jsonl, read
 
+USAGE_PROBLEM = ("field 'usage' must be an object of token counts: names of lower case letters, digits and '_', "
+                 "each a whole number from 0 to 9,223,372,036,854,775,807")
+
 
 def message(n, **fields):
     return {"n": n, "speaker": "user", "provenance": "verbatim", "text": f"text {n}", **fields}
@@ -33,6 +36,33 @@ def test_messages_are_ordered_by_number_and_keep_their_fields(tmp_path):
     assert transcript.get(99) is None
 
 
+def test_what_the_log_tells_of_a_message_is_read(tmp_path):
+    """A tool's failed output, a hook's output, a reply's model and token counts."""
+    transcript = read(
+        tmp_path,
+        message(1, speaker="tool", text="boom", is_error=True, hook="PostToolUse:Edit"),
+        message(2, speaker="assistant", model="claude-test", usage={"input_tokens": 3, "output_tokens": 2**63 - 1}),
+        message(3, speaker="tool", is_error=False, usage={}),
+    )
+    first, second, third = (message_in(transcript, n) for n in (1, 2, 3))
+    assert (first.is_error, first.hook, first.model, first.usage) == (True, "PostToolUse:Edit", None, None)
+    assert (second.model, second.usage) == ("claude-test", {"input_tokens": 3, "output_tokens": 2**63 - 1})
+    assert second.is_error is None
+    assert (third.is_error, third.usage) == (False, {})
+
+
+@pytest.mark.parametrize("line", [
+    '{"n": 1, "speaker": "tool", "provenance": "verbatim", "text": "x", "is_error": true, "is_error": true}',
+    '{"n": 1, "speaker": "tool", "provenance": "verbatim", "text": "x", "is_error": true, "is_error": false}',
+    '{"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": "x", "usage": {"input": 1, "input": 2}}',
+    '{"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": "x", "usage": {"input": 1}, "usage": {}}',
+])
+def test_a_key_given_twice_beside_the_new_fields_is_named(tmp_path, line):
+    """The quick check of a line's keys counts its quotes: a boolean and token counts
+    hold fewer than a string, and a key given twice beside them is still found."""
+    assert "t.jsonl:1: " in error_of(tmp_path, line) and "appears twice in one object" in error_of(tmp_path, line)
+
+
 def test_the_empty_message_is_kept_as_empty_text(tmp_path):
     transcript = read(tmp_path, message(5855, text=""))
     assert message_in(transcript, 5855).text == ""
@@ -55,6 +85,17 @@ def test_the_empty_message_is_kept_as_empty_text(tmp_path):
         ((message(1, described_with=[2]), message(2)), "t.jsonl:1: 'described_with' is only for described messages"),
         ((message(1), '{"n": 2, "speaker": "user", "provenance": "verbatim", "text": "", "tool_input": ' + "9" * 5000
           + "}"), "t.jsonl:2: holds a number of more than 4,300 digits"),
+        ((message(1, is_error="true"),), "t.jsonl:1: field 'is_error' must be a boolean, found a string"),
+        ((message(1, is_error=1),), "t.jsonl:1: field 'is_error' must be a boolean, found an integer"),
+        ((message(1), message(2, is_error=None)), "t.jsonl:2: field 'is_error' must be a boolean, found null"),
+        ((message(1, hook=["Stop"]),), "t.jsonl:1: field 'hook' must be a string, found a list"),
+        ((message(1, model=4),), "t.jsonl:1: field 'model' must be a string, found an integer"),
+        ((message(1, usage=[1, 2]),), "t.jsonl:1: field 'usage' must be an object, found a list"),
+        ((message(1, usage=7),), "t.jsonl:1: field 'usage' must be an object, found an integer"),
+        *(((message(1), message(2, usage=usage)), f"t.jsonl:2: {USAGE_PROBLEM}") for usage in (
+            {"input_tokens": -1}, {"input_tokens": 1.5}, {"input_tokens": True}, {"input_tokens": "3"},
+            {"input_tokens": None}, {"cache_creation": {"ephemeral_5m_input_tokens": 2}}, {"Input Tokens": 1},
+            {"input_tokens": 2**63})),
     ],
 )
 def test_a_broken_line_is_named_by_file_and_line(tmp_path, records, expected):

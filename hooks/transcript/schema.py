@@ -26,6 +26,10 @@ IMAGES_FOLDER = "{stem}-images"  # beside the transcript file `stem`.jsonl
 MAX_IMAGES = 100  # images one message may hold
 # The largest message number: the index of a transcript keeps them as 64-bit integers.
 MAX_MESSAGE_NUMBER = 2**63 - 1
+# A message's token counts: names as the log gives them (input_tokens, cached, ...), each
+# a count the index of a transcript could keep as a 64-bit integer.
+USAGE_NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+MAX_TOKEN_COUNT = 2**63 - 1
 
 
 def _json(kind: type, required: bool = False, from_log: bool = False) -> dict[str, object]:
@@ -48,6 +52,10 @@ class Message:
     tool_name: str | None = field(default=None, metadata=_json(str, from_log=True))  # for a tool call, with its
     tool_input: object = field(default=None, metadata=_json(object, from_log=True))  # input: any JSON value
     images: tuple[str, ...] = field(default=(), metadata=_json(list))  # file names in IMAGES_FOLDER
+    is_error: bool | None = field(default=None, metadata=_json(bool))  # a tool's output the log marks failed or refused
+    hook: str | None = field(default=None, metadata=_json(str, from_log=True))  # the output of this hook (its name)
+    model: str | None = field(default=None, metadata=_json(str, from_log=True))  # the model that wrote a reply
+    usage: dict[str, int] | None = field(default=None, metadata=_json(dict))  # its token counts, by the log's names
     # Written by the importer, last on the line, over the line's bytes (see transcript.seal).
     redaction_seal: str | None = field(default=None, metadata=_json(str))
     line: int = 0  # where the message is in the file it was read from; not a field of the file
@@ -120,6 +128,11 @@ def record_problem(record: object) -> str | None:
         return f"field 'provenance' must be one of {', '.join(PROVENANCES)}"
     if nests_deeper(record.get("tool_input"), MAX_NESTING):
         return f"field 'tool_input' nests deeper than {MAX_NESTING} levels, the most a message may hold"
+    usage = record.get("usage")
+    if usage is not None and not all(USAGE_NAME_RE.fullmatch(name) and type(count) is int
+                                      and 0 <= count <= MAX_TOKEN_COUNT for name, count in usage.items()):
+        return ("field 'usage' must be an object of token counts: names of lower case letters, digits and '_', "
+                f"each a whole number from 0 to {MAX_TOKEN_COUNT:,}")
     images = record.get("images")
     if images is not None and (len(images) > MAX_IMAGES or not all(
             type(name) is str and IMAGE_NAME_RE.fullmatch(name) for name in images)):
@@ -198,7 +211,7 @@ def record_of(message: Message) -> dict[str, Any]:
 
 
 def _json_name(python_type: type) -> str:
-    return {int: "an integer", str: "a string", list: "a list", dict: "an object"}[python_type]
+    return {int: "an integer", str: "a string", list: "a list", dict: "an object", bool: "a boolean"}[python_type]
 
 
 def _json_type(value: object) -> str:
@@ -208,4 +221,4 @@ def _json_type(value: object) -> str:
         return "a boolean"
     if isinstance(value, float):
         return "a number with a fraction"
-    return _json_name(type(value)) if type(value) in (int, str, list, dict) else type(value).__name__
+    return _json_name(type(value)) if type(value) in (int, str, list, dict, bool) else type(value).__name__

@@ -12,18 +12,23 @@ and `{"record_type": "state"}` lines; they are read the same way.
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from collections.abc import Iterator
 
 from transcript.schema import Message
 
+from . import jsonl
 from .common import (
     ImageBlock,
     ReadStats,
     content_text,
+    held_chars,
     known_name,
     log_message,
     parse_arguments,
     string_or_none,
+    token_counts,
     tool_call,
 )
 from .jsonl import read_json_lines
@@ -87,7 +92,37 @@ def _is_bare_item(record: dict) -> bool:
 
 
 def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[Message]:
+    """The messages of the rollout. Those of one reply of the model (its reasoning, text
+    and tool calls) wait for the token_count event that follows them, whose last counts
+    are the reply's: they go to its first message. A reply followed by no count, or a
+    count that follows no reply (a repeated one), gives none."""
+    reply: list[Message] = []
+    held = 0  # the characters of the reply held, for a bound
+    for item in _items(file, path, stats):
+        if isinstance(item, Message) and item.speaker == "assistant":
+            held += held_chars(item)
+            if held <= jsonl.MAX_LINE_BYTES:
+                reply.append(item)
+                continue
+            # No reply holds this much: one of endless calls is not held, and gives no count.
+            yield from reply
+            yield item
+            reply = []
+            continue
+        if reply and not isinstance(item, Message):
+            reply[0] = dataclasses.replace(reply[0], usage=item)
+        yield from reply
+        reply, held = [], 0
+        if isinstance(item, Message):
+            yield item
+    yield from reply
+
+
+def _items(file, path: str, stats: ReadStats) -> Iterator[Message | dict[str, int]]:
+    """The messages of the rollout, each assistant message with the model of its turn,
+    and the token counts of each reply (a dict) after its messages."""
     reasoning: Message | None = None  # thinking waiting for the reply it belongs to
+    model: str | None = None  # the model of the turn, as its turn_context names it
     for line, record in read_json_lines(file, path):
         if not isinstance(record, dict):
             stats.skip(line, "not a log record (a JSON value that is not an object)")
@@ -103,6 +138,14 @@ def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[
                 stats.ignore(f"{known_name(record['record_type'], {'state'}) or 'other'} record")
             continue
         if record_type != "response_item":
+            if record_type == "turn_context" and isinstance(payload, dict):
+                model = string_or_none(payload.get("model"))
+            counts = _last_token_counts(payload) if record_type == "event_msg" else None
+            if counts is not None:
+                if reasoning is not None:  # the reply ended with its reasoning
+                    yield reasoning
+                    reasoning = None
+                yield counts
             if record_type == "event_msg" and isinstance(payload, dict):
                 stats.ignore(f"event_msg {known_name(payload.get('type'), EVENT_TYPES) or 'other'}")
             elif record_type in RECORD_TYPES:
@@ -116,6 +159,8 @@ def read(file, path: str, stats: ReadStats, document: bool = False) -> Iterator[
         message = _message(payload, line, string_or_none(record.get("timestamp")), stats)
         if message is None:
             continue
+        if message.speaker == "assistant" and model is not None:
+            message = dataclasses.replace(message, model=model)
         if message.speaker == "assistant" and message.thinking is not None and message.tool_name is None:
             if reasoning is not None:
                 yield reasoning
@@ -166,12 +211,51 @@ def _message(payload: dict, line: int, timestamp: str | None, stats: ReadStats) 
     if item_type in ("function_call_output", "custom_tool_call_output"):
         images = []
         text = _output_text(payload.get("output"), images)
-        return log_message("tool", text, line, source_id=call_id, timestamp=timestamp, image_blocks=tuple(images))
+        return log_message("tool", text, line, source_id=call_id, timestamp=timestamp, image_blocks=tuple(images),
+                           is_error=_failed(payload.get("output")))
     if item_type in NON_MESSAGE_ITEMS:
         stats.ignore(item_type)
         return None
     stats.skip(line, UNKNOWN_ITEM)
     return None
+
+
+def _last_token_counts(payload) -> dict[str, int] | None:
+    """The counts of a token_count event for the reply it follows (`last_token_usage`;
+    its `total_token_usage` sums the session's so far), or None."""
+    if not isinstance(payload, dict) or payload.get("type") != "token_count":
+        return None
+    info = payload.get("info")
+    return token_counts(info.get("last_token_usage")) if isinstance(info, dict) else None
+
+
+# How a tool's output states the exit status of the command it ran, in the lines before
+# its "Output:": "Process exited with code N" (exec_command), "Exit code: N" (shell).
+_EXIT_STATUS_RE = re.compile(r"(?:Process exited with code|Exit code:) (-?\d+)")
+
+
+def _failed(output) -> bool | None:
+    """True if a tool's output states that its command failed: a non-zero exit code (in
+    its first lines, or in the `metadata` of an output written as JSON), or `success`
+    false; None where it states no failure."""
+    if isinstance(output, dict):
+        return True if output.get("success") is False else None
+    if not isinstance(output, str):
+        return None
+    if output.startswith("{"):
+        try:
+            value = json.loads(output)
+        except ValueError:
+            value = None
+        if isinstance(value, dict) and isinstance(value.get("metadata"), dict):
+            code = value["metadata"].get("exit_code")
+            return True if type(code) is int and code != 0 else None
+    head = output[:_HEAD_CHARS].split("\nOutput:", 1)[0]
+    status = [int(match.group(1)) for line in head.splitlines() if (match := _EXIT_STATUS_RE.fullmatch(line))]
+    return True if status and status[0] != 0 else None
+
+
+_HEAD_CHARS = 500  # where the header of an output ends, at the latest
 
 
 def _output_text(output, images: list[ImageBlock]) -> str:

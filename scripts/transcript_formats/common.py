@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from transcript.schema import MAX_NESTING, Message, nests_deeper, shown_key
+from transcript.schema import MAX_NESTING, MAX_TOKEN_COUNT, USAGE_NAME_RE, Message, nests_deeper, shown_key
 
 TOO_DEEP = f"nested deeper than {MAX_NESTING} levels, the most a transcript message may hold"
 # What a name from the log must look like to be printed in a report (and be known too).
@@ -138,6 +138,37 @@ def known_name(value, known) -> str | None:
     return None
 
 
+def token_counts(usage) -> dict[str, int] | None:
+    """The token counts of a log's usage object, by the log's names: only its members
+    that are whole numbers from 0 up under a plain name. Nested objects (the parts of a
+    count), text (a service tier) and anything else are left out, not guessed at; None
+    if no count is left."""
+    if not isinstance(usage, dict):
+        return None
+    counts = {name: count for name, count in usage.items()
+              if type(count) is int and 0 <= count <= MAX_TOKEN_COUNT and USAGE_NAME_RE.fullmatch(name)}
+    return counts or None
+
+
+def held_chars(message: Message) -> int:
+    """The characters a message holds while a reader keeps it: its text, its thinking,
+    the strings of its tool input (its keys too), and its images' data not yet decoded."""
+    count = len(message.text) + len(message.thinking or "")
+    if isinstance(message, LogMessage):
+        count += sum(len(image.text) for image in message.image_blocks)
+    pending = [message.tool_input]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            count += len(item)
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return count
+
+
 def string_or_none(value) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -201,11 +232,18 @@ class ReadStats:
     """What a reader passed over: records that hold no message, and lines skipped."""
 
     ignored: dict[str, int] = field(default_factory=dict)
+    # what -> its kinds, counted (attachment -> deferred_tools_delta -> 3)
+    ignored_kinds: dict[str, dict[str, int]] = field(default_factory=dict)
     # reason -> [count, first few line numbers]
     skipped: dict[str, list] = field(default_factory=dict)
 
-    def ignore(self, what: str) -> None:
+    def ignore(self, what: str, kind: str | None = None) -> None:
+        """Count a record that holds no conversation: `what` it is, and its `kind` where
+        records of one type hold different things."""
         self.ignored[what] = self.ignored.get(what, 0) + 1
+        if kind is not None:
+            kinds = self.ignored_kinds.setdefault(what, {})
+            kinds[kind] = kinds.get(kind, 0) + 1
 
     def skip(self, line: int, reason: str) -> None:
         entry = self.skipped.setdefault(reason, [0, []])

@@ -17,7 +17,17 @@ from collections.abc import Iterator
 
 from transcript.schema import Message
 
-from .common import IMAGE_MARK, NO_IMAGE_DATA, ImageBlock, ReadStats, join_text, log_message, string_or_none, tool_call
+from .common import (
+    IMAGE_MARK,
+    NO_IMAGE_DATA,
+    ImageBlock,
+    ReadStats,
+    join_text,
+    log_message,
+    string_or_none,
+    token_counts,
+    tool_call,
+)
 from .json_stream import elements_under
 
 NAME = "gemini"
@@ -26,6 +36,8 @@ SESSION_KEYS = ("sessionId", "projectHash")
 MESSAGE_TYPES = frozenset({"user", "gemini"})
 # Notices shown in the terminal: not counted, named in the report.
 NOTICE_TYPES = frozenset({"info", "warning", "error"})
+# The status of a tool call that failed or was cancelled: its result is marked an error.
+FAILED_STATUSES = frozenset({"error", "cancelled"})
 # Reasons an element is skipped. They never quote the log: what it holds in a field
 # this importer does not know may be anything, a secret too.
 NOT_A_MESSAGE = "not a Gemini CLI message (a JSON value that is not an object)"
@@ -74,20 +86,27 @@ def _messages(item, line: int, stats: ReadStats) -> Iterator[Message]:
         return
     thinking = join_text([_thoughts(item.get("thoughts")), part_thinking])
     calls = [call for call in item.get("toolCalls") or [] if isinstance(call, dict)]
+    model = string_or_none(item.get("model"))
+    # The reply's token counts go to its first message, so that none is counted twice.
+    usage = token_counts(item.get("tokens"))
     # A reply with nothing but tool calls is those calls; an empty one is kept.
     if text or thinking or not calls:
         yield log_message("assistant", text, line, source_id=source_id, timestamp=timestamp, thinking=thinking or None,
-                          image_blocks=tuple(images))
+                          image_blocks=tuple(images), model=model, usage=usage)
+        usage = None
     for call in calls:
         call_id = string_or_none(call.get("id"))
         call_time = string_or_none(call.get("timestamp")) or timestamp
-        yield tool_call(call.get("name"), call.get("args"), line, source_id=call_id, timestamp=call_time)
+        yield tool_call(call.get("name"), call.get("args"), line, source_id=call_id, timestamp=call_time, model=model,
+                        usage=usage)
+        usage = None
         result = call.get("result")
         # A call cancelled or refused before it ran has no result: nothing to count.
         if result is not None and result != []:
             result_images: list[ImageBlock] = []
             yield log_message("tool", _result_text(result, result_images), line, source_id=call_id,
-                              timestamp=call_time, image_blocks=tuple(result_images))
+                              timestamp=call_time, image_blocks=tuple(result_images),
+                              is_error=True if call.get("status") in FAILED_STATUSES else None)
 
 
 def _thoughts(thoughts) -> str:
