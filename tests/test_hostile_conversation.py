@@ -14,8 +14,9 @@ from bs4 import BeautifulSoup
 from conftest import selected
 from msgview import message_markdown, tool_views
 from msgview.conversation import ConversationView
+from msgview.highlight import lexer_for
 from msgview.message_markdown import MessageMarkdown, plain_paragraphs, too_costly
-from msgview.tool_views import DIFFED_LINES, TODO_ITEMS, lexer_for, tool_call_html
+from msgview.tool_views import DIFFED_LINES, TODO_ITEMS, tool_call_html
 from transcript.schema import Message
 
 MARKDOWN = MessageMarkdown()

@@ -13,20 +13,16 @@ are a call's edits past what a call is diffed for.
 from __future__ import annotations
 
 import difflib
-import functools
 import html
-import posixpath
 import time
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Sequence
 
 from pygments import format as format_tokens
 from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
-from pygments.token import _TokenType
-from pygments.util import ClassNotFound
 
+from . import highlight
+from .highlight import lexer_for, tokens_in_time
 from .html import to_html
 from .text import displayable, displayable_value, indented_json
 
@@ -37,17 +33,8 @@ FOLDED_CHARS = 1200
 # hundred kilobytes, and a session writes many files.
 HIGHLIGHTED_CHARS = 20_000
 _FORMATTER = HtmlFormatter(wrapcode=True)
-# The lexer is the log's to choose, by a file's name or a fence's language, and many of
-# Pygments' take time by the square of a text made for them (C on blank lines: 15 s for
-# 20,000), some exponential time (mcschema on "<!--": minutes for 100 characters). Only
-# the lexers of these languages, which sessions most write, are used (by their first
-# names, none of them handing code to a lexer it names), and code not lexed within
-# HIGHLIGHT_SECONDS is shown without highlighting: only code made to stall a lexer is.
-HIGHLIGHTED_LANGUAGES = frozenset({
-    "bash", "c", "console", "cpp", "csharp", "css", "diff", "docker", "go", "graphql", "haskell", "html", "ini",
-    "java", "javascript", "json", "jsx", "kotlin", "lua", "make", "perl", "php", "powershell", "pycon", "pytb",
-    "python", "ruby", "rust", "scala", "scss", "sql", "swift", "text", "toml", "tsx", "typescript", "xml", "yaml"})
-HIGHLIGHT_SECONDS = 0.2
+# Highlighted as `highlight` allows: by the lexers of common languages, within a time.
+HIGHLIGHT_SECONDS = highlight.HIGHLIGHT_SECONDS
 # An edit's texts longer than this, in lines together, are shown whole, folded, rather
 # than diffed: difflib takes time up to the product of their lengths (two orderings of
 # 20,000 lines: 7 s), and a patch longer than this is shown as text, not line by line.
@@ -59,9 +46,6 @@ DIFFED_CALL_LINES = 10_000
 # A to-do list's first items are a checklist, the rest shown as the call gives them,
 # folded: a list of 100,000 items took 180 MB as elements.
 TODO_ITEMS = 1_000
-# The longest file name most file systems allow: a longer "name" is no file's, and
-# matching it against every lexer's patterns took a second for a megabyte.
-_NAME_CHARS = 255
 
 COMMAND_TOOLS = {"Bash": "command", "exec_command": "cmd", "shell": "command", "run_shell_command": "command",
                  "local_shell": "command"}
@@ -273,32 +257,6 @@ def _diff_lines(lines: Sequence[str]) -> etree.Element:
         part = etree.SubElement(code, kind, {"class": "msg-diff__hunk"} if line.startswith("@@") else {})
         part.text = displayable(line) + "\n"
     return pre
-
-
-@functools.lru_cache(maxsize=256)  # finding a lexer takes longer than lexing most code; a lexer is reusable
-def lexer_for(*, language: str | None = None, path: str | None = None) -> Lexer | None:
-    """The lexer of a language, by one of its names, or of a file, by its path: None if
-    there is none, or none of HIGHLIGHTED_LANGUAGES."""
-    try:
-        if language is not None:
-            lexer = get_lexer_by_name(language, stripnl=False)
-        elif path is not None and len(posixpath.basename(path)) <= _NAME_CHARS:
-            lexer = get_lexer_for_filename(path, stripnl=False)
-        else:
-            return None
-    except ClassNotFound:
-        return None
-    return lexer if lexer.aliases and lexer.aliases[0] in HIGHLIGHTED_LANGUAGES else None
-
-
-def tokens_in_time(lexer: Lexer, text: str, until: float) -> list[tuple[_TokenType, str]] | None:
-    """The tokens of `text`, or None if they are not all lexed by the time.monotonic() `until`."""
-    tokens = []
-    for token in lexer.get_tokens(text):
-        tokens.append(token)
-        if time.monotonic() > until:
-            return None
-    return tokens
 
 
 def _highlighted(text: str, path: str) -> str:
