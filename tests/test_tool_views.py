@@ -3,16 +3,40 @@ view from the shapes the tools' inputs have in real logs, and any input of anoth
 shown whole, as any other call's."""
 
 import json
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
 
 from conftest import selected
 from msgview.tool_views import FOLDED_LINES, tool_call_html, tool_output_html
+from test_import_transcript import SAMPLES, import_sample
 
 
-def call(name: str, tool_input: object) -> BeautifulSoup:
-    return BeautifulSoup(tool_call_html(name, tool_input), "html.parser")
+def call(name: str, tool_input: object, lines: int | None = None) -> BeautifulSoup:
+    return BeautifulSoup(tool_call_html(name, tool_input, lines), "html.parser")
+
+
+def logged_calls(tmp_path, sample: str, tool: str) -> list[Any]:
+    """The inputs of the calls of `tool` in a real log of tests/data/transcripts, as imported."""
+    records = import_sample(tmp_path, SAMPLES / sample, "--keep-home")  # paths as the log has them
+    return [record["tool_input"] for record in records if record.get("tool_name") == tool]
+
+
+def fields_listed(page: BeautifulSoup) -> list[tuple[str, str]]:
+    return list(zip((dt.text for dt in page.select("dl.msg-fields dt")),
+                    (dd.text for dd in page.select("dl.msg-fields dd")), strict=True))
+
+
+def with_markup(value: object) -> object:
+    """`value` with HTML after each of its texts, which a view must show as text."""
+    if isinstance(value, str):
+        return value + "<b>bold</b>"
+    if isinstance(value, dict):
+        return {key: with_markup(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [with_markup(item) for item in value]
+    return value
 
 
 @pytest.mark.parametrize("name, tool_input", [
@@ -113,3 +137,128 @@ def test_an_output_is_text_folded_with_its_size_when_long():
     assert selected(folded, "summary").text == "Tool output (1 line, 12 KB)" and selected(folded, "pre").text == text
     empty = BeautifulSoup(tool_output_html("  \n", "Output of Read"), "html.parser")
     assert empty.get_text() == "Output of Read: empty"
+
+
+# --- The views of other tools, from the real logs where they occur -------------------------
+
+IDE_TOOLS = "claude-code-log_ide_wrappers_errors_tools.jsonl"
+LOGGED_TOOLS = [
+    ("claude-code-viewer_sidechain_todowrite_multiedit.jsonl", "Glob"), ("claude-code-log_sidechain_integrated.jsonl",
+                                                                        "Grep"),
+    (IDE_TOOLS, "Grep"), (IDE_TOOLS, "BashOutput"), (IDE_TOOLS, "ExitPlanMode"), (IDE_TOOLS, "AskUserQuestion"),
+    ("codemie-code_codex_rollout_reasoning_message.jsonl", "write_stdin"),
+    ("codemie-code_gemini_session_thoughts.json", "list_directory"), ("codex-rollout_synthetic.jsonl",
+                                                                      "mcp__synthetic__lookup"),
+]
+
+
+@pytest.mark.parametrize("sample, tool", LOGGED_TOOLS)
+def test_a_logged_call_has_a_view_whose_texts_stay_text(tmp_path, sample, tool):
+    for tool_input in logged_calls(tmp_path, sample, tool):
+        page = call(tool, with_markup(tool_input))
+        assert page.find("b") is None and "<b>bold</b>" in page.get_text()
+        assert page.select(".msg-tool > :not(.msg-tool__name, details)")  # shown, not only folded
+
+
+def test_a_glob_is_its_pattern_and_folder(tmp_path):
+    first = logged_calls(tmp_path, "claude-code-viewer_sidechain_todowrite_multiedit.jsonl", "Glob")[0]
+    page = call("Glob", first)
+    assert selected(page, ".msg-tool__path").text == "**/*.md in ~/.claude/commands"
+    assert [code.text for code in page.select(".msg-tool__path code")] == ["**/*.md", "~/.claude/commands"]
+    assert page.find("details") is None
+
+
+def test_a_grep_is_its_pattern_and_where_its_options_folded(tmp_path):
+    logged = logged_calls(tmp_path, IDE_TOOLS, "Grep")[0]
+    page = call("Grep", logged)
+    pattern, path = (code.text for code in page.select(".msg-tool__path code"))
+    assert pattern == r"def main\(\):|ArgumentParser|add_argument|pr_input"
+    assert path == "/Users/dain/workspace/coderabbit-review-helper/extract-coderabbit-feedback.py"
+    assert json.loads(selected(page, "details.msg-fold pre").text) == {"output_mode": "content", "-n": True}
+    (anywhere,) = logged_calls(tmp_path, "claude-code-log_sidechain_integrated.jsonl", "Grep")
+    assert selected(call("Grep", anywhere), ".msg-tool__path").text == "data-border-color"
+
+
+def test_a_shell_left_running_is_named_and_what_is_written_to_it_shown(tmp_path):
+    (shell, *_) = logged_calls(tmp_path, IDE_TOOLS, "BashOutput")
+    assert selected(call("BashOutput", shell), ".msg-tool__path").text == "Shell 7d95c5"
+    written = logged_calls(tmp_path, "codemie-code_codex_rollout_reasoning_message.jsonl", "write_stdin")
+    interrupt = next(tool_input for tool_input in written if tool_input["chars"])
+    page = call("write_stdin", interrupt)
+    assert selected(page, ".msg-tool__path").text == "Shell 20936"
+    assert selected(page, ".msg-tool > pre.msg-output").text == "\u2403"  # Ctrl-C, as its Control Picture
+    waiting = call("write_stdin", next(tool_input for tool_input in written if not tool_input["chars"]))
+    assert waiting.select(".msg-tool > pre") == []
+
+
+def test_a_plan_and_a_question_are_shown_as_written(tmp_path):
+    (plan,) = logged_calls(tmp_path, IDE_TOOLS, "ExitPlanMode")
+    assert "Make Project Installable as UV Tool" in selected(call("ExitPlanMode", plan), ".msg-tool > pre").text
+    (question,) = logged_calls(tmp_path, IDE_TOOLS, "AskUserQuestion")
+    assert "installation approach" in selected(call("AskUserQuestion", question), ".msg-tool > pre").text
+
+
+def test_a_folder_listed_is_its_path(tmp_path):
+    (listed,) = logged_calls(tmp_path, "codemie-code_gemini_session_thoughts.json", "list_directory")
+    page = call("list_directory", listed)
+    assert selected(page, ".msg-tool__path").text == "/Users/Jane_Smith/Documents/projects/epm-cdme/assistants/"
+
+
+def test_an_mcp_tool_is_its_server_its_tool_and_its_fields(tmp_path):
+    (lookup,) = logged_calls(tmp_path, "codex-rollout_synthetic.jsonl", "mcp__synthetic__lookup")
+    page = call("mcp__synthetic__lookup", lookup)
+    assert selected(page, ".msg-tool__note").text == "MCP server synthetic · tool lookup"
+    assert fields_listed(page) == [("query", "fixture")]
+    nested = call("mcp__github__search", {"q": "<b>x</b>", "filters": {"state": "open"}})
+    assert selected(nested, "dl.msg-fields dd").text == "<b>x</b>" and nested.find("b") is None
+    assert json.loads(selected(nested, "details.msg-fold pre").text) == {"filters": {"state": "open"}}
+
+
+# Tools none of the real logs here calls, with inputs shaped as their tools document them.
+@pytest.mark.parametrize("name, tool_input, said", [
+    ("LS", {"path": "/srv/<app>", "ignore": ["*.pyc"]}, "/srv/<app>"),
+    ("KillShell", {"shell_id": "bash_1"}, "Shell bash_1"),
+    ("WebFetch", {"url": "https://example.org/<a>", "prompt": "Summarize"}, "https://example.org/<a>"),
+    ("WebSearch", {"query": "mkdocs <strict>", "allowed_domains": ["mkdocs.org"]}, "mkdocs <strict>"),
+    ("ToolSearch", {"query": "select:Read", "max_results": 3}, "select:Read"),
+    ("NotebookEdit", {"notebook_path": "a.ipynb", "cell_id": "c1", "new_source": "x = 1", "edit_mode": "replace"},
+     "a.ipynb, cell c1 (replace)"),
+    ("view_image", {"path": "shot.png"}, "shot.png"),  # Codex
+    ("glob", {"pattern": "src/**/*.ts", "dir_path": "web"}, "src/**/*.ts in web"),  # Gemini CLI
+    ("search_file_content", {"pattern": "TODO", "dir_path": "src", "include": "*.py"}, "TODO in src, files *.py"),
+    ("grep", {"pattern": "TODO"}, "TODO"),
+    ("google_web_search", {"query": "pygments lexers"}, "pygments lexers"),
+])
+def test_each_tool_is_shown_by_what_it_did(name, tool_input, said):
+    page = call(name, tool_input)
+    assert selected(page, ".msg-tool__path").text == said
+    assert call(name, with_markup(tool_input)).find("b") is None
+
+
+def test_a_plan_or_a_gemini_todo_list_is_a_checklist():
+    plan = call("update_plan", {"explanation": "Why", "plan": [{"step": "Read <it>", "status": "completed"},
+                                                              {"step": "Fix", "status": "in_progress"}]})
+    assert [li.text for li in plan.select("ul.msg-todos li")] == ["☑ Read <it> (completed)", "◐ Fix (in progress)"]
+    assert selected(plan, ".msg-tool__note").text == "Why"
+    todos = call("write_todos", {"todos": [{"description": "Look", "status": "cancelled"}]})
+    assert [li.text for li in todos.select("ul.msg-todos li")] == ["☒ Look (cancelled)"]
+
+
+@pytest.mark.parametrize("name, tool_input, fields", [
+    ("TaskCreate", {"subject": "Fix <it>", "description": "Details", "activeForm": "Fixing"},
+     [("subject", "Fix <it>"), ("description", "Details"), ("activeForm", "Fixing")]),
+    ("TaskUpdate", {"taskId": "3", "status": "completed"}, [("taskId", "3"), ("status", "completed")]),
+    ("SendMessage", {"type": "message", "recipient": "tester", "content": "Go", "summary": "Start"},
+     [("type", "message"), ("recipient", "tester"), ("summary", "Start"), ("content", "Go")]),
+    ("save_memory", {"fact": "Uses <uv>"}, [("fact", "Uses <uv>")]),
+])
+def test_a_call_of_a_few_fields_lists_them(name, tool_input, fields):
+    page = call(name, tool_input)
+    assert fields_listed(page) == fields
+
+
+def test_a_web_fetch_shows_its_prompt_and_read_many_files_its_paths():
+    fetched = call("web_fetch", {"prompt": "Summarize https://example.org/<x>"})
+    assert selected(fetched, ".msg-tool__note").text == "Summarize https://example.org/<x>"
+    files = call("read_many_files", {"paths": ["src/<a>.py", "docs/*.md"], "exclude": ["*.log"]})
+    assert [code.text for code in files.select("ul.msg-paths code")] == ["src/<a>.py", "docs/*.md"]
