@@ -100,10 +100,16 @@ def test_a_todo_list_is_a_checklist():
         "☑ Read <the> code (completed)", "◐ Fix it (in progress)", "☐ Test it"]
 
 
-def test_a_subagent_sent_off_shows_what_for_and_its_prompt_folded():
-    page = call("Task", {"description": "Check files", "subagent_type": "general-purpose", "prompt": "Look at x"})
+def test_a_subagent_sent_off_shows_what_for_and_its_prompt_as_markdown_folded(tmp_path):
+    page = call("Task", {"description": "Check files", "subagent_type": "general-purpose",
+                         "prompt": "Look at **x** <b>y</b>"})
     assert selected(page, ".msg-tool__note").text == "general-purpose · Check files"
-    assert selected(page, "details.msg-fold pre").text == "Look at x"
+    prompt = selected(page, "details.msg-fold .msg-tool__markdown")
+    assert selected(prompt, "p strong").text == "x" and prompt.text == "Look at x <b>y</b>" and not page.find("b")
+    logged = logged_calls(tmp_path, "claude-code-viewer_sidechain_todowrite_multiedit.jsonl", "Task")
+    package = next(tool_input for tool_input in logged if tool_input["description"] == "Check package configuration")
+    steps = call("Task", package).select("details.msg-fold .msg-tool__markdown ol > li")
+    assert steps[0].text == "Dependencies (both dependencies and devDependencies)" and len(steps) == 4
 
 
 @pytest.mark.parametrize("name, tool_input", [
@@ -193,9 +199,11 @@ def test_a_shell_left_running_is_named_and_what_is_written_to_it_shown(tmp_path)
 
 def test_a_plan_and_a_question_are_shown_as_written(tmp_path):
     (plan,) = logged_calls(tmp_path, IDE_TOOLS, "ExitPlanMode")
-    assert "Make Project Installable as UV Tool" in selected(call("ExitPlanMode", plan), ".msg-tool > pre").text
+    shown = selected(call("ExitPlanMode", plan), ".msg-tool > .msg-tool__markdown")  # as Markdown, not folded
+    assert selected(shown, "h4").text == "Plan: Make Project Installable as UV Tool"  # a message's "##"
     (question,) = logged_calls(tmp_path, IDE_TOOLS, "AskUserQuestion")
-    assert "installation approach" in selected(call("AskUserQuestion", question), ".msg-tool > pre").text
+    asked = selected(call("AskUserQuestion", question), ".msg-tool > .msg-tool__markdown")
+    assert [strong.text for strong in asked.select("strong")][:2] == ["Installation method", "global tool"]
 
 
 def test_a_folder_listed_is_its_path(tmp_path):

@@ -15,6 +15,7 @@ are a call's edits past what a call is diffed for.
 from __future__ import annotations
 
 import difflib
+import functools
 import html
 import time
 import xml.etree.ElementTree as etree
@@ -26,6 +27,7 @@ from pygments.formatters import HtmlFormatter
 from . import highlight
 from .highlight import lexer_for, tokens_in_time
 from .html import to_html
+from .message_markdown import MessageMarkdown
 from .text import displayable, displayable_value, indented_json
 
 # Longer outputs and files are folded, their size in the fold's label.
@@ -254,7 +256,7 @@ def _checklist(items_key: str, text_key: str) -> View:
 
 
 def _task(tool_input: object, lines: int | None) -> Shown | None:
-    """A subagent sent off: what for, and its prompt, folded."""
+    """A subagent sent off: what for, and its prompt, as Markdown, folded."""
     if not isinstance(tool_input, dict):
         return None
     description, agent, prompt = (tool_input.get(key) for key in ("description", "subagent_type", "prompt"))
@@ -263,8 +265,11 @@ def _task(tool_input: object, lines: int | None) -> Shown | None:
     shown: Shown = []
     if description or agent:
         shown.append(_paragraph("msg-tool__note", " · ".join(str(value) for value in (agent, description) if value)))
-    if prompt:
-        shown.append(_text_block(prompt, f"Prompt ({_size(prompt)})", lines))
+    if prompt and lines is None:
+        shown.append(f'<details class="msg-fold"><summary>Prompt ({_size(prompt)})</summary>'
+                     f"{_markdown_block(prompt, None)}</details>")
+    elif prompt:
+        shown += [_paragraph("msg-tool__note", f"Prompt ({_size(prompt)})"), _markdown_block(prompt, lines)]
     return shown
 
 
@@ -383,7 +388,7 @@ def _notebook_edit(tool_input: object, lines: int | None) -> Shown | None:
 def _plan_shown(tool_input: object, lines: int | None) -> Shown | None:
     """Claude Code's plan, written for the user to approve."""
     plan = tool_input.get("plan") if isinstance(tool_input, dict) else None
-    return [_bounded_pre(plan, lines)] if isinstance(plan, str) else None
+    return [_markdown_block(plan, lines)] if isinstance(plan, str) else None
 
 
 def _question(tool_input: object, lines: int | None) -> Shown | None:
@@ -391,7 +396,7 @@ def _question(tool_input: object, lines: int | None) -> Shown | None:
     if not isinstance(tool_input, dict):
         return None
     if isinstance(tool_input.get("question"), str):
-        return [_bounded_pre(str(tool_input["question"]), lines)]
+        return [_markdown_block(str(tool_input["question"]), lines)]
     questions = tool_input.get("questions")
     if not isinstance(questions, list) or not all(
             isinstance(question, dict) and isinstance(question.get("question"), str) for question in questions):
@@ -459,6 +464,18 @@ def _words(text: str, label: str, lines: int | None) -> str:
     if lines is None and not _is_long(text):
         return _paragraph("msg-tool__note", text)
     return _text_block(text, f"{label} ({_size(text)})", lines)
+
+
+def _markdown_block(text: str, lines: int | None) -> str:
+    """Words a model wrote for a reader (a prompt, a plan), as Markdown, as a message's
+    text is shown; their first `lines` lines if given."""
+    shown, more = _first_lines(text, lines) if lines is not None else (text, 0)
+    return f'<div class="msg-tool__markdown">{_markdown().html(shown)}</div>{_more(more, "line")}'
+
+
+@functools.cache  # one converter, reset for each text: making one takes longer than most conversions
+def _markdown() -> MessageMarkdown:
+    return MessageMarkdown()
 
 
 def _field_list(fields: Sequence[tuple[object, object]], lines: int | None) -> str:
