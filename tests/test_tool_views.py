@@ -6,11 +6,16 @@ import json
 from typing import Any
 
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 
-from conftest import selected
+from conftest import attribute, selected
+from msgview import highlight
+from msgview.conversation import ConversationView
+from msgview.message_markdown import MessageMarkdown
+from msgview.read_output import NUMBERED_LINES
 from msgview.tool_views import FOLDED_LINES, tool_call_html, tool_output_html
 from test_import_transcript import SAMPLES, import_sample
+from transcripts import MemoryTranscript
 
 
 def call(name: str, tool_input: object, lines: int | None = None) -> BeautifulSoup:
@@ -270,3 +275,59 @@ def test_a_web_fetch_shows_its_prompt_and_read_many_files_its_paths():
     assert selected(fetched, ".msg-tool__note").text == "Summarize https://example.org/<x>"
     files = call("read_many_files", {"paths": ["src/<a>.py", "docs/*.md"], "exclude": ["*.log"]})
     assert [code.text for code in files.select("ul.msg-paths code")] == ["src/<a>.py", "docs/*.md"]
+
+
+# --- A file read, as its code with its line numbers ---------------------------------------
+
+def read_outputs(tmp_path, sample: str) -> list[BeautifulSoup]:
+    """The outputs of the Read calls of a real log, as its transcript page shows them."""
+    view = ConversationView(MessageMarkdown(), image_href=lambda name: name)
+    shown = [(message, view.body_html(message))
+             for message in MemoryTranscript(import_sample(tmp_path, SAMPLES / sample, "--keep-home"))]
+    return [BeautifulSoup(body, "html.parser") for message, body in shown
+            if message.speaker == "tool" and "Output of Read" in body]
+
+
+def numbers(page: Tag) -> list[str]:
+    """The line numbers beside a file's code, which the code's text does not hold."""
+    return [attribute(number, "data-linenos").strip() for number in page.select("div.highlight code span.linenos")]
+
+
+def test_a_file_read_is_its_code_highlighted_with_its_line_numbers(tmp_path):
+    (hello,) = read_outputs(tmp_path, "codemie-code_claude_write_edit_bash.jsonl")  # "     1→#!/usr/bin/env python3"
+    assert numbers(hello) == [str(n) for n in range(1, 9)]
+    code = selected(hello, "div.highlight code")
+    assert code.text.startswith('#!/usr/bin/env python3\n\ndef main():\n    print("Hello, World!")\n')
+    assert "→" not in code.text
+    assert [span.text for span in code.select("span.nb")] == ["print"]  # highlighted as Python, by the path
+    assert selected(hello, "pre.msg-output--after").text.startswith("<system-reminder>\nWhenever you read a file")
+    assert hello.find("system-reminder") is None
+    config, _ = read_outputs(tmp_path, "claude-code-log_image_edit_bash.jsonl")  # offset 188, limit 20
+    assert numbers(config)[0] == "188" and numbers(config)[-1] == "204"
+    assert selected(config, "div.highlight code").select("span:not(.linenos)")  # next.config.js: as JavaScript
+
+
+def test_a_file_read_numbered_by_tabs_is_its_lines_folded_when_long(tmp_path):
+    plan, *_ = read_outputs(tmp_path, "claude-code-log_subagent_2-1_opus.jsonl")  # "1\t# Plan Mode in Claude Code"
+    fold = selected(plan, "details.msg-fold")
+    assert selected(fold, "summary").text.startswith("Output of Read (")
+    assert numbers(fold) == [str(n) for n in range(1, 106)]
+    assert selected(fold, "div.highlight code").text.startswith("# Plan Mode in Claude Code\n\n## 1. Overview\n")
+
+
+def test_what_is_not_a_files_numbered_lines_is_shown_as_any_output(monkeypatch):
+    def read(text: str, path: str = "a.py") -> BeautifulSoup:
+        return BeautifulSoup(tool_output_html(text, "Output of Read", tool="Read", call_input={"file_path": path}),
+                             "html.parser")
+
+    for text in ("<tool_use_error>File does not exist.</tool_use_error>", "     1→a\n     3→b\n", "1→a\nmore text"):
+        assert str(read(text)) == tool_output_html(text, "Output of Read")
+    assert tool_output_html("     1→x = 1", "Output of Bash", tool="Bash", call_input={"file_path": "a.py"}) == \
+        tool_output_html("     1→x = 1", "Output of Bash")
+    hostile = read("     1→<b>x</b>\n     2→y", "a.html")
+    assert selected(hostile, "div.highlight code").text == "<b>x</b>\ny\n" and hostile.find("b") is None
+    longest = "".join(f"{n}\tx\n" for n in range(1, NUMBERED_LINES + 2))  # a table too long to write
+    assert str(read(longest)) == tool_output_html(longest, "Output of Read")
+    monkeypatch.setattr(highlight, "HIGHLIGHT_SECONDS", -1.0)  # not lexed in time: the lines as text, numbered
+    late = read("     1→x = 1\n")
+    assert numbers(late) == ["1"] and not selected(late, "div.highlight code").select("span:not(.linenos)")

@@ -25,6 +25,9 @@ HIGHLIGHTED_LANGUAGES = frozenset({
     "java", "javascript", "json", "jsx", "kotlin", "lua", "make", "perl", "php", "powershell", "pycon", "pytb",
     "python", "ruby", "rust", "scala", "scss", "sql", "swift", "text", "toml", "tsx", "typescript", "xml", "yaml"})
 HIGHLIGHT_SECONDS = 0.2
+# Longer files are shown without highlighting: Pygments takes a second for a few
+# hundred kilobytes, and a session writes and reads many files.
+HIGHLIGHTED_CHARS = 20_000
 # The longest file name most file systems allow: a longer "name" is no file's, and
 # matching it against every lexer's patterns took a second for a megabyte.
 _NAME_CHARS = 255

@@ -25,17 +25,15 @@ from pygments import format as format_tokens
 from pygments.formatters import HtmlFormatter
 
 from . import highlight
-from .highlight import lexer_for, tokens_in_time
+from .highlight import HIGHLIGHTED_CHARS, lexer_for, tokens_in_time
 from .html import to_html
 from .message_markdown import MessageMarkdown
+from .read_output import numbered_code_html, numbered_file
 from .text import displayable, displayable_value, indented_json
 
 # Longer outputs and files are folded, their size in the fold's label.
 FOLDED_LINES = 12
 FOLDED_CHARS = 1200
-# Longer files are shown without highlighting: Pygments takes a second for a few
-# hundred kilobytes, and a session writes many files.
-HIGHLIGHTED_CHARS = 20_000
 _FORMATTER = HtmlFormatter(wrapcode=True)
 # Highlighted as `highlight` allows: by the lexers of common languages, within a time.
 HIGHLIGHT_SECONDS = highlight.HIGHLIGHT_SECONDS
@@ -111,16 +109,42 @@ def tool_call_html(name: str, tool_input: object, lines: int | None = None) -> s
     return f'<div class="msg-tool">{_paragraph("msg-tool__name", displayable(name))}{"".join(parts)}</div>'
 
 
-def tool_output_html(text: str, label: str, lines: int | None = None) -> str:
+def tool_output_html(text: str, label: str, lines: int | None = None, *, tool: str | None = None,
+                     call_input: object = None) -> str:
     """A tool's output, as preformatted text under `label`: folded, with its size, when
-    long; bounded by `lines`, as `tool_call_html`'s views are, if given."""
+    long; bounded by `lines`, as `tool_call_html`'s views are, if given. A file read, given
+    the `tool` and the `call_input` of the call it answers, is shown as its code, with
+    its line numbers, if the output is the file's numbered lines."""
     if not text.strip():
         return _paragraph("msg-output msg-output--empty", f"{label}: empty")
+    read = _file_read(text, label, lines, tool, call_input)
+    if read is not None:
+        return read
     if lines is not None:
         return _paragraph("msg-output__label", label) + _bounded_pre(text, lines)
     if _is_long(text):
         return _folded_text(text, f"{label} ({_size(text)})")
     return _paragraph("msg-output__label", label) + _pre(text)
+
+
+def _file_read(text: str, label: str, lines: int | None, tool: str | None, call_input: object) -> str | None:
+    """The output of a call of READ_TOOLS as the code of the file it read, highlighted by
+    the type of the call's path, with the file's line numbers; None if it is not its lines."""
+    if tool not in READ_TOOLS or not isinstance(call_input, dict):
+        return None
+    path = call_input.get("file_path", call_input.get("absolute_path"))
+    read = numbered_file(text) if isinstance(path, str) else None
+    if read is None or not isinstance(path, str):
+        return None
+    code = numbered_code_html(read, path, lines)
+    if lines is not None and len(read.lines) > lines:
+        return _paragraph("msg-output__label", label) + code + _more(len(read.lines) - lines, "line")
+    # What the tool adds after the lines, such as a reminder to the model, as text after the code.
+    after = _bounded_pre(read.after, lines, "msg-output msg-output--after") if read.after else ""
+    if lines is None and (len(read.lines) >= FOLDED_LINES or len(text) - len(read.after) > FOLDED_CHARS):
+        return f'<details class="msg-fold"><summary>{html.escape(label, quote=False)} ({_size(text)})</summary>' \
+               f"{code}{after}</details>"
+    return _paragraph("msg-output__label", label) + code + after
 
 
 def _view(name: str) -> View | None:
