@@ -13,7 +13,14 @@ from msgview import highlight
 from msgview.conversation import ConversationView
 from msgview.message_markdown import MessageMarkdown
 from msgview.read_output import NUMBERED_LINES
-from msgview.tool_views import FOLDED_LINES, tool_call_html, tool_output_html
+from msgview.tool_views import (
+    FOLDED_LINES,
+    LINE_CHARS,
+    LINE_JSON_CHARS,
+    tool_call_html,
+    tool_call_line,
+    tool_output_html,
+)
 from test_import_transcript import SAMPLES, import_sample
 from transcripts import MemoryTranscript
 
@@ -331,3 +338,91 @@ def test_what_is_not_a_files_numbered_lines_is_shown_as_any_output(monkeypatch):
     monkeypatch.setattr(highlight, "HIGHLIGHT_SECONDS", -1.0)  # not lexed in time: the lines as text, numbered
     late = read("     1→x = 1\n")
     assert numbers(late) == ["1"] and not selected(late, "div.highlight code").select("span:not(.linenos)")
+
+
+# --- A call as one line, and views bounded to a number of lines ---------------------------
+
+@pytest.mark.parametrize("sample, tool, line", [
+    ("claude-code-transcripts_sample_session.jsonl", "Bash", "$ git add . && git commit -m 'Add hello function'"),
+    ("codemie-code_claude_write_edit_bash.jsonl", "Edit", "Edit /tmp/private/hello.py"),
+    ("claude-code-transcripts_sample_session.jsonl", "Write", "Write /project/hello.py (2 lines)"),
+    ("claude-code-log_image_edit_bash.jsonl", "Read",
+     "Read /Users/dain/workspace/danieldemmel.me-next/next.config.js, lines 188–207"),
+    ("claude-code-log_edge_cases.jsonl", "MultiEdit", "MultiEdit /tmp/complex_example.py (1 edit)"),
+    ("claude-code-log_edge_cases.jsonl", "TodoWrite", "TodoWrite: 5 items, 0 done"),
+    ("claude-code-log_sidechain_integrated.jsonl", "Task",
+     "Task: Research data-border-color usage and CSS class mat..."),
+    ("claude-code-viewer_sidechain_todowrite_multiedit.jsonl", "Glob", "Glob **/*.md in ~/.claude/commands"),
+    ("claude-code-log_sidechain_integrated.jsonl", "Grep", 'Grep "data-border-color"'),
+    (IDE_TOOLS, "BashOutput", "BashOutput: shell 7d95c5"),
+    ("codemie-code_codex_rollout_reasoning_message.jsonl", "write_stdin", "write_stdin: shell 48230"),
+    ("codex-rollout_synthetic.jsonl", "apply_patch", "apply_patch gamma.txt"),
+    ("codex-rollout_synthetic.jsonl", "exec_command", "$ find . -maxdepth 1 -type f"),
+    ("codex-rollout_synthetic.jsonl", "mcp__synthetic__lookup", "mcp: synthetic · lookup"),
+    ("codemie-code_gemini_session_thoughts.json", "list_directory",
+     "list_directory /Users/Jane_Smith/Documents/projects/epm-cdme/assistants/"),
+    ("claude-code-log_edge_cases.jsonl", "FailingTool",
+     'FailingTool {"test_param": "This tool will fail to demonstrate error handling"}'),
+])
+def test_a_logged_call_as_one_line(tmp_path, sample, tool, line):
+    assert tool_call_line(tool, logged_calls(tmp_path, sample, tool)[0]) == line
+
+
+@pytest.mark.parametrize("name, tool_input, line", [
+    ("WebFetch", {"url": "https://example.org/a", "prompt": "Summarize"}, "WebFetch https://example.org/a"),
+    ("WebSearch", {"query": "mkdocs strict"}, 'WebSearch "mkdocs strict"'),
+    ("Agent", {"description": "Review <it>", "prompt": "..."}, "Agent: Review <it>"),
+    ("Read", {"file_path": "src/x.py", "offset": 10, "limit": 21}, "Read src/x.py, lines 10–30"),
+    ("search_file_content", {"pattern": "TODO", "dir_path": "src", "include": "*.py"},
+     'search_file_content "TODO" in src, files *.py'),
+    ("update_plan", {"plan": [{"step": "a", "status": "completed"}, {"step": "b", "status": "pending"}]},
+     "update_plan: 2 items, 1 done"),
+    ("TaskUpdate", {"taskId": "3", "status": "completed"}, "TaskUpdate: 3 · completed"),
+    ("Bash", {"command": "printf 'a\x1b[0m'\n  && make\ttest"}, "$ printf 'a\u241b[0m' && make test"),
+    ("Unknown", None, "Unknown"), ("Bash", {"command": 42}, 'Bash {"command": 42}'),
+])
+def test_a_call_as_one_line(name, tool_input, line):
+    assert tool_call_line(name, tool_input) == line
+
+
+def test_a_long_call_as_one_line_is_cut_near_its_bound():
+    command = tool_call_line("Bash", {"command": "echo " + "word " * 1_000})
+    assert command.startswith("$ echo word word") and command.endswith("word…") and len(command) <= LINE_CHARS
+    path = tool_call_line("Read", {"file_path": "/" + "a" * 100_000})
+    assert path.startswith("Read /aaa") and path.endswith("a…") and len(path) <= LINE_CHARS
+    other = tool_call_line("lookup", {"query": "x " * 500, "deep": {"a": [1, 2]}})
+    assert other.startswith('lookup {"query": "x x') and other.endswith("…")
+    assert len(other) <= len("lookup ") + LINE_JSON_CHARS
+
+
+def lines_shown(block: Tag) -> int:
+    return len(block.text.rstrip("\n").split("\n"))
+
+
+def test_a_bounded_view_shows_its_first_lines_and_what_it_leaves_out():
+    old = "".join(f"line {n}\n" for n in range(100))
+    edit = call("Edit", {"file_path": "a.py", "old_string": old, "new_string": "", "replace_all": True}, lines=10)
+    assert lines_shown(selected(edit, "pre.msg-diff")) == 10  # the hunk's head and 9 of its 100 lines
+    assert [note.text for note in edit.select(".msg-more")] == ["… 91 more lines", "Other input: replace_all"]
+    written = call("Write", {"file_path": "a.py", "content": old[:-1]}, lines=10)
+    assert lines_shown(selected(written, "div.highlight code")) == 10
+    assert selected(written, ".msg-more").text == "… 90 more lines"
+    todos = call("TodoWrite", {"todos": [{"content": f"item {n}", "status": "pending"} for n in range(30)]}, lines=10)
+    assert len(todos.select("ul.msg-todos li")) == 10 and selected(todos, ".msg-more").text == "… 20 more items"
+    unknown = call("Unknown", {"lines": list(range(50))}, lines=10)
+    assert lines_shown(selected(unknown, "pre")) == 10 and selected(unknown, ".msg-more").text.endswith("more lines")
+    for page in (edit, written, todos, unknown):
+        assert page.find("details") is None
+    output = BeautifulSoup(tool_output_html(old, "Output of Bash", lines=10), "html.parser")
+    assert lines_shown(selected(output, "pre.msg-output")) == 10
+    assert selected(output, ".msg-more").text == "… 90 more lines"
+    read = BeautifulSoup(tool_output_html("".join(f"{n}\tx = {n}\n" for n in range(1, 101)), "Output of Read", lines=10,
+                                          tool="Read", call_input={"file_path": "a.py"}), "html.parser")
+    assert numbers(read) == [str(n) for n in range(1, 11)] and selected(read, ".msg-more").text == "… 90 more lines"
+    assert read.find("details") is None
+
+
+def test_a_bounded_view_of_a_short_call_is_the_whole_view():
+    short = {"command": "ls", "description": "List"}
+    assert call("Bash", short, lines=10).select(".msg-more") == []
+    assert str(call("Bash", short, lines=10)) == tool_call_html("Bash", short)

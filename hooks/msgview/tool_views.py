@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import functools
 import html
+import json
 import time
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Sequence
@@ -91,6 +92,7 @@ def tool_call_html(name: str, tool_input: object, lines: int | None = None) -> s
     with a note of how many more there are, and folds nothing: a view for a preview or a
     quotation. The fields of its input the view leaves out are then only named."""
     tool_input = displayable_value(tool_input)  # every field, the ones a view shows as they are too
+    lines = None if lines is None else max(lines, 1)
     view = _view(name)
     shown = view(tool_input, lines) if view else None
     if shown is None:
@@ -117,6 +119,7 @@ def tool_output_html(text: str, label: str, lines: int | None = None, *, tool: s
     its line numbers, if the output is the file's numbered lines."""
     if not text.strip():
         return _paragraph("msg-output msg-output--empty", f"{label}: empty")
+    lines = None if lines is None else max(lines, 1)
     read = _file_read(text, label, lines, tool, call_input)
     if read is not None:
         return read
@@ -125,6 +128,98 @@ def tool_output_html(text: str, label: str, lines: int | None = None, *, tool: s
     if _is_long(text):
         return _folded_text(text, f"{label} ({_size(text)})")
     return _paragraph("msg-output__label", label) + _pre(text)
+
+
+def tool_call_line(name: str, tool_input: object) -> str:
+    """A tool call as one line of plain text, what a reader needs first: `$ make test`,
+    `Edit src/app.py`, `Read src/x.py, lines 10–30`, `Grep "TODO" in src`, `TodoWrite: 5
+    items, 2 done`, `mcp: server · tool`; any other call as its name and its input as
+    JSON, cut near LINE_JSON_CHARS characters. Every character displayable, whitespace
+    collapsed, and at most about LINE_CHARS characters."""
+    if name in PATCH_TOOLS and isinstance(tool_input, str):  # Codex's patch, the call's whole input
+        tool_input = {"input": tool_input}
+    said = _said(name, tool_input) if isinstance(tool_input, dict) else None
+    if said is None:
+        if tool_input in (None, {}, []):
+            said = name
+        else:
+            written = json.dumps(tool_input, ensure_ascii=False, default=str)[:4 * LINE_JSON_CHARS]
+            said = f"{name} {_one_line(written, LINE_JSON_CHARS)}"
+    return _one_line(said, LINE_CHARS)
+
+
+def _said(name: str, tool_input: dict[object, object]) -> str | None:
+    """What a call did, in words, if its input has the shape its tool's view expects."""
+    def text(*keys: str) -> str | None:
+        value = next((tool_input[key] for key in keys if key in tool_input), None)
+        return value if isinstance(value, str) else None
+
+    path = text("file_path", "absolute_path", "notebook_path")
+    if name in COMMAND_TOOLS:
+        command = tool_input.get(COMMAND_TOOLS[name])
+        if isinstance(command, list) and all(isinstance(word, str) for word in command):
+            command = " ".join(command)
+        return f"$ {command}" if isinstance(command, str) else None
+    if name in EDIT_TOOLS and path is not None:
+        return f"{name} {path}"
+    if name == "MultiEdit" and path is not None and isinstance(edits := tool_input.get("edits"), list):
+        count = len(edits)
+        return f"{name} {path} ({count} edit{'s' if count != 1 else ''})"
+    if name in WRITE_TOOLS and path is not None and isinstance(content := tool_input.get("content"), str):
+        count = content.count("\n") + (not content.endswith("\n"))
+        return f"{name} {path} ({count:,} line{'s' if count != 1 else ''})"
+    if name in READ_TOOLS and path is not None:
+        offset, limit = tool_input.get("offset"), tool_input.get("limit")
+        read = _lines_read(offset, limit) if _is_line_number(offset) and _is_line_number(limit) else ""
+        return f"{name} {path}{read}"
+    if name in PLAN_TOOLS and isinstance(items := tool_input.get(PLAN_TOOLS[name][0]), list):
+        done = sum(1 for item in items if isinstance(item, dict) and item.get("status") == "completed")
+        return f"{name}: {len(items)} item{'s' if len(items) != 1 else ''}, {done} done"
+    if name in TASK_TOOLS and (what := text("description", "subagent_type", "prompt")) is not None:
+        return f"{name}: {what}"
+    if name in PATCH_TOOLS:
+        patch = tool_input.get("input")
+        files = [line.split(":", 1)[1].strip() for line in patch.splitlines()[:DIFFED_LINES]
+                 if line.startswith("*** ") and "File:" in line] if isinstance(patch, str) else []
+        return f"{name} {', '.join(files)}" if files else None
+    if name in SEARCH_TOOLS and (pattern := text(SEARCH_TOOLS[name][0])) is not None:
+        folder, files_key = text(SEARCH_TOOLS[name][1], "path"), SEARCH_TOOLS[name][2]
+        among = text(files_key) if files_key else None
+        shown = pattern if name.lower() == "glob" else f'"{pattern}"'
+        return f"{name} {shown}{f' in {folder}' if folder else ''}{f', files {among}' if among else ''}"
+    if name in FOLDER_TOOLS and (folder := text(FOLDER_TOOLS[name], "path")) is not None:
+        return f"{name} {folder}"
+    if name == "read_many_files" and isinstance(paths := tool_input.get("paths"), list):
+        return f"{name} {', '.join(str(path) for path in paths[:20])}"
+    if name in SHELL_TOOLS and isinstance(shell := tool_input.get(SHELL_TOOLS[name]), str | int):
+        written = text("chars")
+        return f"{name}: shell {shell}{f', writes {json.dumps(written, ensure_ascii=False)}' if written else ''}"
+    if name in ("WebFetch", "web_fetch") and (what := text("url", "prompt")) is not None:
+        return f"{name} {what}"
+    if name in QUERY_TOOLS and (query := text("query")) is not None:
+        return f'{name} "{query}"'
+    if name == "NotebookEdit" and path is not None:
+        cell = text("cell_id")
+        return f"{name} {path}{f', cell {cell}' if cell else ''}"
+    if name in ("ExitPlanMode", "AskUserQuestion") and (words := text("plan", "question")) is not None:
+        return f"{name}: {words}"
+    if name in FIELD_TOOLS:
+        values = [str(tool_input[key]) for key in FIELD_TOOLS[name] if key in tool_input and _is_field(tool_input[key])]
+        return f"{name}: {' · '.join(values)}" if values else name
+    if (names := _mcp_names(name)) is not None:
+        return f"mcp: {names[0]} · {names[1]}"
+    return None
+
+
+def _one_line(text: str, limit: int) -> str:
+    """`text` displayable, its whitespace collapsed, cut near `limit` characters with "…":
+    at a space near the end, or else within a word."""
+    words = " ".join(displayable(text[:4 * limit + 64]).split())
+    if len(words) <= limit and len(text) <= 4 * limit + 64:
+        return words
+    cut = words[:limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit * 3 // 4 else cut).rstrip(" ,;:.") + "…"
 
 
 def _file_read(text: str, label: str, lines: int | None, tool: str | None, call_input: object) -> str | None:
