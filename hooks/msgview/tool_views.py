@@ -438,7 +438,7 @@ def _many_files(tool_input: object, lines: int | None) -> Shown | None:
     if not isinstance(paths, list) or not all(isinstance(path, str) for path in paths):
         return None
     listed = etree.Element("ul", {"class": "msg-paths"})
-    for path in paths[:lines]:
+    for path in paths[:_items(lines)]:
         _code(etree.SubElement(listed, "li"), path)
     return [listed, _more(len(paths) - len(listed), "path")]
 
@@ -528,7 +528,7 @@ def _question(tool_input: object, lines: int | None) -> Shown | None:
             continue
         labels = [option.get("label") if isinstance(option, dict) else option for option in options]
         choices = etree.Element("ul", {"class": "msg-choices"})
-        for label in labels[:lines]:
+        for label in labels[:_items(lines)]:
             etree.SubElement(choices, "li").text = str(label)
         shown += [choices, _more(len(labels) - len(choices), "choice")]
     return shown
@@ -602,7 +602,7 @@ def _field_list(fields: Sequence[tuple[object, object]], lines: int | None) -> s
     if not fields:
         return ""
     listed = etree.Element("dl", {"class": "msg-fields"})
-    for key, value in fields[:lines]:
+    for key, value in fields[:_items(lines)]:
         etree.SubElement(listed, "dt").text = str(key)
         text = value if isinstance(value, str) else indented_json(value)
         kept, more = _first_lines(text, lines) if lines is not None else (text, 0)
@@ -691,6 +691,12 @@ def _text_block(text: str, label: str, lines: int | None) -> str:
 def _more(count: int, what: str) -> str:
     """The note of what a bounded view leaves out: "… 40 more lines"."""
     return _paragraph("msg-more", f"… {count:,} more {what}{'s' if count > 1 else ''}") if count > 0 else ""
+
+
+def _items(lines: int | None) -> int:
+    """How many items of a list (paths, choices, fields) are shown: as many as its lines
+    if bounded, and at most TODO_ITEMS, as a checklist's."""
+    return TODO_ITEMS if lines is None else min(lines, TODO_ITEMS)
 
 
 def _first_lines(text: str, count: int) -> tuple[str, int]:
