@@ -307,11 +307,27 @@ def test_a_file_read_is_its_code_highlighted_with_its_line_numbers(tmp_path):
     assert code.text.startswith('#!/usr/bin/env python3\n\ndef main():\n    print("Hello, World!")\n')
     assert "→" not in code.text
     assert [span.text for span in code.select("span.nb")] == ["print"]  # highlighted as Python, by the path
-    assert selected(hello, "pre.msg-output--after").text.startswith("<system-reminder>\nWhenever you read a file")
+    after = selected(hello, "details.msg-fold")  # what the tool adds after the lines, folded
+    assert selected(after, "summary").text.startswith("After the lines (")
+    assert selected(after, "pre").text.startswith("<system-reminder>\nWhenever you read a file")
     assert hello.find("system-reminder") is None
     config, _ = read_outputs(tmp_path, "claude-code-log_image_edit_bash.jsonl")  # offset 188, limit 20
     assert numbers(config)[0] == "188" and numbers(config)[-1] == "204"
     assert selected(config, "div.highlight code").select("span:not(.linenos)")  # next.config.js: as JavaScript
+
+
+def test_an_edits_output_of_numbered_lines_is_the_code_after_what_the_tool_says(tmp_path):
+    view = ConversationView(MessageMarkdown(), image_href=lambda name: name)
+    records = import_sample(tmp_path, SAMPLES / "claude-code-log_image_edit_bash.jsonl", "--keep-home")
+    shown = [BeautifulSoup(view.body_html(message), "html.parser") for message in MemoryTranscript(records)]
+    edited = next(page for page in shown if "has been updated" in page.text and page.select("span.linenos"))
+    assert selected(edited, ".msg-tool__note").text == (
+        "The file /Users/dain/workspace/danieldemmel.me-next/next.config.js has been updated. Here's the result of "
+        "running `cat -n` on a snippet of the edited file:")
+    assert numbers(edited)[0] == "186" and selected(edited, "div.highlight code").select("span:not(.linenos)")
+    hostile = tool_output_html("The file <b>a</b> has been updated:\n     1→x", "Output of Edit", tool="Edit",
+                               call_input={"file_path": "a.py"})
+    assert BeautifulSoup(hostile, "html.parser").find("b") is None
 
 
 def test_a_file_read_numbered_by_tabs_is_its_lines_folded_when_long(tmp_path):

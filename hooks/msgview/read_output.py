@@ -5,8 +5,10 @@ wraps stays after its number, and a copy of the code holds no numbers).
 
 Claude Code writes each line as its number, right-aligned, an arrow and the line
 ("     1→import os"), or, since 2.1, as its number, a tab and the line ("1\timport os");
-after the last line it may add a note of its own, after a blank line
-("<system-reminder>…"), which is kept, as text, after the code.
+an edit's output may say what it shows first, on a line of its own ("The file a.py has
+been updated. Here's the result of running `cat -n` on a snippet of the edited file:");
+after the last line the tool may add a note of its own, after a blank line
+("<system-reminder>…"). Both are kept, as text, around the code.
 """
 
 from __future__ import annotations
@@ -34,19 +36,24 @@ NUMBERED_LINES = 10_000
 
 @dataclass(frozen=True)
 class NumberedFile:
-    """The lines of a file read: the number of the first, the lines, what follows them."""
+    """The lines of a file read: the number of the first, the lines, what the tool says
+    before them and after them."""
 
     first: int
     lines: list[str]
+    before: str
     after: str
 
 
 def numbered_file(text: str) -> NumberedFile | None:
     """The lines of `text`, if it is a file's lines each after its number, numbered one by
-    one from the first, and then nothing, or a blank line and what the tool adds."""
+    one from the first, after a line of the tool's ending with ":" or none, and then
+    nothing, or a blank line and what the tool adds."""
     lines: list[str] = []
     first = 0
-    start = 0
+    said = text.find("\n")
+    said = said if said > 0 and text[said - 1] == ":" and not _NUMBER_RE.match(text, 0, said) else 0
+    start = said + 1 if said else 0
     while start <= len(text):
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
@@ -64,7 +71,7 @@ def numbered_file(text: str) -> NumberedFile | None:
     after = text[start:]
     if not lines or (after and not after.startswith("\n") and after.strip()):
         return None
-    return NumberedFile(first, lines, after.strip("\n"))
+    return NumberedFile(first, lines, text[:said].strip(), after.strip("\n"))
 
 
 def numbered_code_html(read: NumberedFile, path: str, lines: int | None = None) -> str:

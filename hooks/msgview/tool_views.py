@@ -57,6 +57,8 @@ WRITE_TOOLS = frozenset({"Write", "write_file"})
 READ_TOOLS = frozenset({"Read", "read_file"})
 PATCH_TOOLS = frozenset({"apply_patch"})
 TASK_TOOLS = frozenset({"Task", "Agent"})
+# The tools whose output may be a file's lines, each after its number (`read_output`).
+NUMBERED_OUTPUT_TOOLS = READ_TOOLS | EDIT_TOOLS | {"MultiEdit"}
 TODO_MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐", "cancelled": "☒"}
 # To-do lists and plans (Claude Code's, Codex's, Gemini CLI's): the list's field, and
 # each item's text field.
@@ -223,23 +225,26 @@ def _one_line(text: str, limit: int) -> str:
 
 
 def _file_read(text: str, label: str, lines: int | None, tool: str | None, call_input: object) -> str | None:
-    """The output of a call of READ_TOOLS as the code of the file it read, highlighted by
-    the type of the call's path, with the file's line numbers; None if it is not its lines."""
-    if tool not in READ_TOOLS or not isinstance(call_input, dict):
+    """The output of a call that reads or edits a file, when it is the file's numbered
+    lines: their code, highlighted by the type of the call's path, each line after its
+    number; what the tool says before the lines as words, what it adds after them folded.
+    None for any other output."""
+    if tool not in NUMBERED_OUTPUT_TOOLS or not isinstance(call_input, dict):
         return None
     path = call_input.get("file_path", call_input.get("absolute_path"))
     read = numbered_file(text) if isinstance(path, str) else None
     if read is None or not isinstance(path, str):
         return None
+    before = _paragraph("msg-tool__note", read.before) if read.before else ""
     code = numbered_code_html(read, path, lines)
     if lines is not None and len(read.lines) > lines:
-        return _paragraph("msg-output__label", label) + code + _more(len(read.lines) - lines, "line")
-    # What the tool adds after the lines, such as a reminder to the model, as text after the code.
-    after = _bounded_pre(read.after, lines, "msg-output msg-output--after") if read.after else ""
+        return _paragraph("msg-output__label", label) + before + code + _more(len(read.lines) - lines, "line")
+    # What the tool adds after the lines, such as a reminder to the model.
+    after = _text_block(read.after, f"After the lines ({_size(read.after)})", lines) if read.after else ""
     if lines is None and (len(read.lines) >= FOLDED_LINES or len(text) - len(read.after) > FOLDED_CHARS):
         return f'<details class="msg-fold"><summary>{html.escape(label, quote=False)} ({_size(text)})</summary>' \
-               f"{code}{after}</details>"
-    return _paragraph("msg-output__label", label) + code + after
+               f"{before}{code}{after}</details>"
+    return _paragraph("msg-output__label", label) + before + code + after
 
 
 def _view(name: str) -> View | None:
