@@ -14,6 +14,7 @@ from msgview.conversation import ConversationView
 from msgview.message_markdown import MessageMarkdown
 from msgview.read_output import NUMBERED_LINES
 from msgview.tool_views import (
+    BOUNDED_LINE_CHARS,
     FOLDED_LINES,
     LINE_CHARS,
     LINE_JSON_CHARS,
@@ -436,6 +437,23 @@ def test_a_bounded_view_shows_its_first_lines_and_what_it_leaves_out():
                                           tool="Read", call_input={"file_path": "a.py"}), "html.parser")
     assert numbers(read) == [str(n) for n in range(1, 11)] and selected(read, ".msg-more").text == "… 90 more lines"
     assert read.find("details") is None
+
+
+def test_a_bounded_view_cuts_a_long_line():
+    minified = "var a=1;" * 5_000
+    written = call("Write", {"file_path": "a.js", "content": minified}, lines=5)
+    code = selected(written, "div.highlight code").text.rstrip("\n")  # Pygments ends the code with a line break
+    assert len(code) == BOUNDED_LINE_CHARS and code.startswith("var a=1;var") and code.endswith("…")
+    edit = call("Edit", {"file_path": "a.js", "old_string": minified, "new_string": ""}, lines=5)
+    assert max(len(line) for line in selected(edit, "pre.msg-diff").text.splitlines()) == BOUNDED_LINE_CHARS
+    read = BeautifulSoup(tool_output_html(f"1\t{minified}\n", "Output of Read", lines=5, tool="Read",
+                                          call_input={"file_path": "a.js"}), "html.parser")
+    assert selected(read, "div.highlight code").text == minified[:BOUNDED_LINE_CHARS - 1] + "…\n"
+    output = BeautifulSoup(tool_output_html(minified, "Output of Bash", lines=5), "html.parser")
+    assert len(selected(output, "pre").text) == BOUNDED_LINE_CHARS
+    assert len(tool_call_html("Write", {"file_path": "a.js", "content": minified}, lines=5)) < 10_000
+    described = call("Bash", {"command": "ls", "description": "<b>x</b>" * 100}, lines=5)
+    assert len(selected(described, ".msg-tool__note").text) == BOUNDED_LINE_CHARS and described.find("b") is None
 
 
 def test_a_bounded_view_of_a_short_call_is_the_whole_view():

@@ -14,6 +14,7 @@ are a call's edits past what a call is diffed for.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import html
@@ -79,6 +80,9 @@ FIELD_TOOLS = {
     "save_memory": ("fact",),
 }
 MCP_PREFIX = "mcp__"
+# A line's length at most in a view bounded to a number of lines (a longer line is cut):
+# a minified file's one line is its whole text.
+BOUNDED_LINE_CHARS = 200
 # One line's length at most, and its JSON's: a line names a call, it does not show it.
 LINE_CHARS = 200
 LINE_JSON_CHARS = 120
@@ -91,8 +95,9 @@ def tool_call_html(name: str, tool_input: object, lines: int | None = None) -> s
     """A tool call as HTML: the view of its tool, or its name and input, folded.
 
     `lines` bounds each code block, diff, checklist and text shown to that many lines,
-    with a note of how many more there are, and folds nothing: a view for a preview or a
-    quotation. The fields of its input the view leaves out are then only named."""
+    each cut at BOUNDED_LINE_CHARS characters, with a note of how many more lines there
+    are, and folds nothing: a view for a preview or a quotation. The fields of its input
+    the view leaves out are then only named."""
     tool_input = displayable_value(tool_input)  # every field, the ones a view shows as they are too
     lines = None if lines is None else max(lines, 1)
     view = _view(name)
@@ -236,9 +241,12 @@ def _file_read(text: str, label: str, lines: int | None, tool: str | None, call_
     if read is None or not isinstance(path, str):
         return None
     before = _paragraph("msg-tool__note", read.before) if read.before else ""
+    read_lines = len(read.lines)
+    if lines is not None:  # the lines shown, each cut as a bounded view's are
+        read = dataclasses.replace(read, lines=[_cut_line(line) for line in read.lines[:lines]])
     code = numbered_code_html(read, path, lines)
-    if lines is not None and len(read.lines) > lines:
-        return _paragraph("msg-output__label", label) + before + code + _more(len(read.lines) - lines, "line")
+    if lines is not None and read_lines > lines:
+        return _paragraph("msg-output__label", label) + before + code + _more(read_lines - lines, "line")
     # What the tool adds after the lines, such as a reminder to the model.
     after = _text_block(read.after, f"After the lines ({_size(read.after)})", lines) if read.after else ""
     if lines is None and (len(read.lines) >= FOLDED_LINES or len(text) - len(read.after) > FOLDED_CHARS):
@@ -275,7 +283,7 @@ def _command(key: str) -> View:
         shown: Shown = []
         description = tool_input.get("description")
         if isinstance(description, str) and description.strip():
-            shown.append(_paragraph("msg-tool__note", description))
+            shown.append(_paragraph("msg-tool__note", _bounded_line(description, lines)))
         shown.append(_bounded_pre("$ " + command, lines, "msg-command"))
         return shown
 
@@ -349,7 +357,7 @@ def _plan(tool_input: object, lines: int | None, items_key: str, text_key: str) 
     shown: Shown = []
     explanation = tool_input.get("explanation") if isinstance(tool_input, dict) else None
     if isinstance(explanation, str) and explanation.strip():  # Codex's reason for the plan
-        shown.append(_paragraph("msg-tool__note", explanation))
+        shown.append(_paragraph("msg-tool__note", _bounded_line(explanation, lines)))
     listed = TODO_ITEMS if lines is None else min(lines, TODO_ITEMS)
     checklist = etree.Element("ul", {"class": "msg-todos"})
     for item in items[:listed]:
@@ -358,7 +366,7 @@ def _plan(tool_input: object, lines: int | None, items_key: str, text_key: str) 
         entry = etree.SubElement(checklist, "li", {"class": f"msg-todo msg-todo--{status}" if known else "msg-todo"})
         mark = etree.SubElement(entry, "span", {"class": "msg-todo__mark"})
         mark.text = TODO_MARKS[status] if known else "☐"
-        mark.tail = " " + displayable(item[text_key])
+        mark.tail = " " + displayable(item[text_key] if lines is None else _cut_line(item[text_key]))
         if isinstance(status, str) and status != "pending":
             state = etree.SubElement(entry, "span", {"class": "msg-todo__status"})
             state.text = f" ({displayable(status.replace('_', ' '))})"
@@ -527,14 +535,14 @@ def _question(tool_input: object, lines: int | None) -> Shown | None:
         return None
     shown: Shown = []
     for question in questions:
-        shown.append(_paragraph("msg-tool__note", question["question"]))
+        shown.append(_paragraph("msg-tool__note", _bounded_line(question["question"], lines)))
         options = question.get("options")
         if not isinstance(options, list):
             continue
         labels = [option.get("label") if isinstance(option, dict) else option for option in options]
         choices = etree.Element("ul", {"class": "msg-choices"})
         for label in labels[:_items(lines)]:
-            etree.SubElement(choices, "li").text = str(label)
+            etree.SubElement(choices, "li").text = _bounded_line(str(label), lines)
         shown += [choices, _more(len(labels) - len(choices), "choice")]
     return shown
 
@@ -646,7 +654,7 @@ def _diff_lines(lines: Sequence[str], bound: int | None) -> Shown:
     for line in lines[:bound]:
         kind = {"+": "ins", "-": "del", "@": "span"}.get(line[:1], "span")
         part = etree.SubElement(code, kind, {"class": "msg-diff__hunk"} if line.startswith("@@") else {})
-        part.text = displayable(line) + "\n"
+        part.text = displayable(line if bound is None else _cut_line(line)) + "\n"
     return [pre, _more(len(lines) - len(code), "line")]
 
 
@@ -705,17 +713,34 @@ def _items(lines: int | None) -> int:
 
 
 def _first_lines(text: str, count: int) -> tuple[str, int]:
-    """The first `count` lines of `text` (a line break that ends it starts no line), and
-    how many lines are left out. Found line by line: a text may be an output of megabytes."""
+    """The first `count` lines of `text` (a line break that ends it starts no line), each
+    cut at BOUNDED_LINE_CHARS, and how many lines are left out. Found line by line: a
+    text may be an output of megabytes."""
     end = -1
-    for _ in range(max(count, 0)):
+    for _ in range(count):
         end = text.find("\n", end + 1)
         if end < 0:
-            return text, 0
+            return _cut_lines(text), 0
     rest = text[end + 1:]
     if not rest:
-        return text, 0
-    return text[:end + 1], rest.count("\n") + (not rest.endswith("\n"))
+        return _cut_lines(text), 0
+    return _cut_lines(text[:end + 1]), rest.count("\n") + (not rest.endswith("\n"))
+
+
+def _cut_lines(text: str) -> str:
+    """`text` with each line longer than BOUNDED_LINE_CHARS cut there, marked with "…"."""
+    if len(text) <= BOUNDED_LINE_CHARS:
+        return text
+    return "\n".join(_cut_line(line) for line in text.split("\n"))
+
+
+def _bounded_line(text: str, lines: int | None) -> str:
+    """A short text shown whole, such as a description: cut as a line is, if bounded."""
+    return text if lines is None else _cut_line(text)
+
+
+def _cut_line(line: str) -> str:
+    return line if len(line) <= BOUNDED_LINE_CHARS else line[:BOUNDED_LINE_CHARS - 1] + "…"
 
 
 def _is_long(text: str) -> bool:
