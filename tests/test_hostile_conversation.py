@@ -14,8 +14,9 @@ from bs4 import BeautifulSoup
 from conftest import selected
 from msgview import message_markdown, tool_views
 from msgview.conversation import ConversationView
+from msgview.highlight import lexer_for
 from msgview.message_markdown import MessageMarkdown, plain_paragraphs, too_costly
-from msgview.tool_views import DIFFED_LINES, TODO_ITEMS, lexer_for, tool_call_html
+from msgview.tool_views import DIFFED_LINES, TODO_ITEMS, tool_call_html
 from transcript.schema import Message
 
 MARKDOWN = MessageMarkdown()
@@ -202,6 +203,13 @@ def test_deep_and_big_tool_inputs_are_shown_whole():
     assert len(checklist.select("li")) == TODO_ITEMS  # the rest as the call gives them, folded
     assert json.loads(selected(checklist, "details.msg-fold pre").text) == todos[TODO_ITEMS:]
     assert selected(checklist, "p.msg-tool__note").text.startswith(f"{10_000 - TODO_ITEMS:,} more items")
+    for name, tool_input, items in [("read_many_files", {"paths": [f"{i}.py" for i in range(10_000)]}, "ul li"),
+                                    ("mcp__server__tool", {f"field {i}": i for i in range(10_000)}, "dl dt"),
+                                    ("AskUserQuestion", {"questions": [{"question": "Which?", "options": [
+                                        {"label": str(i)} for i in range(10_000)]}]}, "ul li")]:
+        page = BeautifulSoup(tool_call_html(name, tool_input), "html.parser")
+        assert len(page.select(items)) == TODO_ITEMS, name
+        assert selected(page, ".msg-more").text.startswith(f"… {10_000 - TODO_ITEMS:,} more"), name
     written = "x = 1\n" * 800_000  # 5 MB: not highlighted, folded
     page = BeautifulSoup(tool_call_html("Write", {"file_path": "a.py", "content": written}), "html.parser")
     assert page.find("div", class_="highlight") is None and selected(page, "details pre").text == written

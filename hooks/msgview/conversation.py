@@ -42,7 +42,8 @@ class ConversationView:
         self._markdown, self._image_href, self._call_of = markdown, image_href, call_of
         self.images: list[tuple[int, str]] = []  # (message, image name) of the images shown
         self._day: str | None = None
-        self._calls: dict[str, tuple[str, int]] = {}  # a call's id in the log -> its tool's name, its message
+        # A call's id in the log -> its tool's name, its message, its input.
+        self._calls: dict[str, tuple[str, int, object]] = {}
         self._previous = 0  # the number of the message before
         self.kinds_shown: Counter[str] = Counter()
 
@@ -84,17 +85,17 @@ class ConversationView:
                          f"{self._markdown.html(displayable(message.thinking or ''))}</details>")
         if message.tool_name:
             if message.source_id:
-                self._remember(message.source_id, (message.tool_name, message.n))
+                self._remember(message.source_id, (message.tool_name, message.n, message.tool_input))
             if message.text.strip():
                 parts.append(self._markdown.html(displayable(message.text)))
             parts.append(tool_call_html(message.tool_name, message.tool_input))
         elif message.speaker == "tool":
-            tool, label = self._output_label(message)
+            tool, label, call_input = self._output_label(message)
             if tool in TASK_TOOLS and message.text.strip():  # a subagent's answer, in Markdown
                 parts.append(f'<p class="msg-output__label">{html.escape(label)}</p>'
                              f"{self._markdown.html(displayable(message.text))}")
             else:
-                parts.append(tool_output_html(message.text, label))
+                parts.append(tool_output_html(message.text, label, tool=tool, call_input=call_input))
         elif message.text.strip():
             parts.append(self._markdown.html(displayable(message.text)))
         elif not _thought(message):
@@ -108,18 +109,20 @@ class ConversationView:
         """The label of a tool's output: the call it answers, where it is known."""
         return self._output_label(message)[1]
 
-    def _output_label(self, message: Message) -> tuple[str | None, str]:
-        """The tool whose call a tool's output answers, if this page has it, and the
-        output's label: the tool's name, and the message of the call if it is not the one
-        right before (calls made together are answered after them all)."""
+    def _output_label(self, message: Message) -> tuple[str | None, str, object]:
+        """The tool whose call a tool's output answers, if this page has it, the output's
+        label: the tool's name, and the message of the call if it is not the one right
+        before (calls made together are answered after them all); and the call's input,
+        if this page showed the call."""
         call = self._calls.get(message.source_id or "")
         if call is None and self._call_of is not None and message.source_id:
-            call = self._call_of(message.source_id)
+            known = self._call_of(message.source_id)
+            call = (*known, None) if known is not None else None
         if call is None:
-            return None, "Tool output"
-        tool, n = call
+            return None, "Tool output", None
+        tool, n, call_input = call
         label = f"Output of {displayable(tool)}"
-        return tool, label if n == self._previous else f"{label} (called in message {n})"
+        return tool, label if n == self._previous else f"{label} (called in message {n})", call_input
 
     def _images_html(self, message: Message) -> str:
         """The message's images, loaded as the reader scrolls to them."""
@@ -132,7 +135,7 @@ class ConversationView:
                                             "alt": f"{which} of message {message.n}, as the session's log holds it"})
         return to_html(shown)
 
-    def _remember(self, call_id: str, tool: tuple[str, int]) -> None:
+    def _remember(self, call_id: str, tool: tuple[str, int, object]) -> None:
         if len(self._calls) >= _CALLS_REMEMBERED:
             del self._calls[next(iter(self._calls))]
         self._calls[call_id] = tool

@@ -29,8 +29,8 @@ from pymdownx.superfences import highlight_validator  # type: ignore[import-unty
 
 from .fence_options import bounded_line_options
 from .hidden_characters import REFERENCE_RE, hidden_by
+from .highlight import HIGHLIGHT_SECONDS, lexer_for, tokens_in_time
 from .text import displayable
-from .tool_views import HIGHLIGHT_SECONDS, lexer_for, tokens_in_time
 
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 # A message's own headings, under the message's <h2>: # is <h3>, and so on to <h6>.
@@ -191,7 +191,7 @@ class MessageMarkdown:
     def _fenced_code(self, source: str, language: str, class_name: str, options: dict[str, Any],
                      md: markdown.Markdown, **attributes: Any) -> str:
         """Fenced code highlighted as pymdownx.superfences does, by a lexer of
-        tool_views.HIGHLIGHTED_LANGUAGES while the text's time lasts (else as text), and
+        highlight.HIGHLIGHTED_LANGUAGES while the text's time lasts (else as text), and
         without the id, classes and attributes its opening line may give
         (```{.python #id .class}): superfences writes them into the page unescaped, and
         an id or a class of the page's own is not the log's to give; its line options
