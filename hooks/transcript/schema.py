@@ -48,6 +48,10 @@ class Message:
     tool_name: str | None = field(default=None, metadata=_json(str, from_log=True))  # for a tool call, with its
     tool_input: object = field(default=None, metadata=_json(object, from_log=True))  # input: any JSON value
     images: tuple[str, ...] = field(default=(), metadata=_json(list))  # file names in IMAGES_FOLDER
+    is_error: bool | None = field(default=None, metadata=_json(bool))
+    model: str | None = field(default=None, metadata=_json(str, from_log=True))
+    usage: dict | None = field(default=None, metadata=_json(dict))
+    hook: str | None = field(default=None, metadata=_json(str, from_log=True))
     # Written by the importer, last on the line, over the line's bytes (see transcript.seal).
     redaction_seal: str | None = field(default=None, metadata=_json(str))
     line: int = 0  # where the message is in the file it was read from; not a field of the file
