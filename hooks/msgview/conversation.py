@@ -21,6 +21,7 @@ from .message_markdown import MessageMarkdown
 from .render import message_body
 from .text import displayable
 from .tool_views import TASK_TOOLS, tool_call_html, tool_output_html
+from .wrappers import is_event, text_html
 
 # What a message is, for the page's "dialogue only" switch: the people's words, or the
 # work between them (tool calls, their outputs, thinking with no words after it).
@@ -44,7 +45,8 @@ class ConversationView:
         self.kinds_shown: Counter[str] = Counter()
 
     def kind(self, message: Message) -> str:
-        work = message.speaker == "tool" or message.tool_name or (_thought(message) and not message.text.strip())
+        work = (message.speaker == "tool" or message.tool_name or (_thought(message) and not message.text.strip())
+                or is_event(message.text))
         kind = WORK if work else DIALOGUE
         self.kinds_shown[kind] += 1
         return kind
@@ -83,7 +85,7 @@ class ConversationView:
             if message.source_id:
                 self._remember(message.source_id, (message.tool_name, message.n))
             if message.text.strip():
-                parts.append(self._markdown.html(displayable(message.text)))
+                parts.append(self._text_html(message.text))
             parts.append(tool_call_html(message.tool_name, message.tool_input))
         elif message.speaker == "tool":
             tool, label = self._output_label(message)
@@ -93,13 +95,17 @@ class ConversationView:
             else:
                 parts.append(tool_output_html(message.text, label))
         elif message.text.strip():
-            parts.append(self._markdown.html(displayable(message.text)))
+            parts.append(self._text_html(message.text))
         elif not _thought(message):
             parts.append(to_html(message_body(message)))  # the mark of an empty message
         if message.images:
             parts.append(self._images_html(message))
         self._previous = message.n
         return "".join(parts)
+
+    def _text_html(self, text: str) -> str:
+        """What a person or the model said, in Markdown, with Claude Code's wrappers shown as what they are."""
+        return text_html(displayable(text), self._markdown.html)
 
     def _output_label(self, message: Message) -> tuple[str | None, str]:
         """The tool whose call a tool's output answers, if this page has it, and the

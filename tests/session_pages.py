@@ -1,0 +1,69 @@
+"""Transcript pages of real session logs and of small fixtures, as the build makes them:
+a log of tests/data/transcripts/ imported as the importer writes it, read back with the
+site's loader, and its pages rendered with MkDocs' addresses."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from bs4 import BeautifulSoup
+
+import import_transcript
+from sitebuild.settings import TranscriptSettings
+from sitebuild.urls import relative_url
+from transcript.reader import IndexedTranscript, load_transcript
+from transcript.schema import MessageSource
+from transcriptsite.entries import page_entries
+from transcriptsite.layout import TranscriptLayout
+
+SAMPLES = Path(__file__).resolve().parent / "data" / "transcripts"
+
+
+def imported(tmp_path: Path, log: str) -> IndexedTranscript:
+    """The sample log `log` imported (with the importer's default redaction) and read."""
+    output = tmp_path / (Path(log).stem + ".transcript.jsonl")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert import_transcript.main([str(SAMPLES / log), "-o", str(output)]) == 0
+    return load_transcript(str(output))
+
+
+def log_records(log: str) -> Iterable[dict[str, Any]]:
+    """The JSON records of the sample log `log`, one a line."""
+    for line in (SAMPLES / log).read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            yield json.loads(line)
+
+
+class DirectoryLinks:
+    """Addresses as MkDocs makes them by default: transcript/page-2.md is served at transcript/page-2/."""
+
+    def url(self, src: str) -> str:
+        if not src.endswith(".md"):
+            return src
+        stem = src.removesuffix(".md")
+        return stem.removesuffix("index") if stem.endswith("index") else stem + "/"
+
+    def href(self, target: str, source: str) -> str:
+        return relative_url(self.url(target), self.url(source))
+
+
+def layout_of(messages: MessageSource, per_page: int = 500, cited: Iterable[int] = (), context: int | None = None,
+              **settings: Any) -> TranscriptLayout:
+    """A layout with the site's settings but these; every message shown unless `context` is given."""
+    return TranscriptLayout(messages, TranscriptSettings(messages_per_page=per_page, context=context, **settings),
+                            cited)
+
+
+def page(layout: TranscriptLayout, index: int = 0) -> BeautifulSoup:
+    """The entries of the layout's page `index`, parsed."""
+    return BeautifulSoup(page_entries(layout, index, DirectoryLinks()).html, "html.parser")
+
+
+def records(*fields: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Verbatim messages numbered from 1, each with `fields`."""
+    return [{"n": n, "provenance": "verbatim", "text": "", **record} for n, record in enumerate(fields, start=1)]
