@@ -24,12 +24,27 @@ from transcriptsite.layout import TranscriptLayout
 SAMPLES = Path(__file__).resolve().parent / "data" / "transcripts"
 
 
-def imported(tmp_path: Path, log: str) -> IndexedTranscript:
-    """The sample log `log` imported (with the importer's default redaction) and read."""
+def imported(tmp_path: Path, log: str, errors_from_log: bool = False) -> IndexedTranscript:
+    """The sample log `log` imported (with the importer's default redaction) and read.
+    `errors_from_log`: each tool output the log marks `is_error` is given `is_error`
+    in the transcript, as an importer that keeps the mark writes it."""
     output = tmp_path / (Path(log).stem + ".transcript.jsonl")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         assert import_transcript.main([str(SAMPLES / log), "-o", str(output)]) == 0
+    if errors_from_log:
+        failed = error_call_ids(log)
+        lines = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+        marked = [{**record, "is_error": True} if record["speaker"] == "tool" and record.get("source_id") in failed
+                  else record for record in lines]
+        output.write_text("".join(json.dumps(record) + "\n" for record in marked), encoding="utf-8")
     return load_transcript(str(output))
+
+
+def error_call_ids(log: str) -> set[str]:
+    """The ids of the calls whose result the Claude Code log `log` marks `is_error`."""
+    return {block["tool_use_id"] for record in log_records(log)
+            for block in (record.get("message") or {}).get("content") or []
+            if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("is_error") is True}
 
 
 def log_records(log: str) -> Iterable[dict[str, Any]]:

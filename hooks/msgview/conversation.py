@@ -28,6 +28,9 @@ from .wrappers import is_event, text_html
 DIALOGUE, WORK = "dialogue", "work"
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")  # in English, whatever the machine's locale
+# Above a tool's output the log marks as an error (a failed command, a refused call): in
+# words, as well as in colour (essay.css).
+ERROR_LABEL = '<p class="msg-error"><strong class="msg-error__label">Error</strong></p>'
 # The tools of the calls a page remembers; a call's output follows it within a few messages.
 _CALLS_REMEMBERED = 64
 
@@ -88,6 +91,8 @@ class ConversationView:
                 parts.append(self._text_html(message.text))
             parts.append(tool_call_html(message.tool_name, message.tool_input))
         elif message.speaker == "tool":
+            if message.is_error:
+                parts.append(ERROR_LABEL)
             tool, label = self._output_label(message)
             if tool in TASK_TOOLS and message.text.strip():  # a subagent's answer, in Markdown
                 parts.append(f'<p class="msg-output__label">{html.escape(label)}</p>'
