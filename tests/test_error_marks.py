@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import entry_of, selected
+from conftest import attribute, entry_of, message_in, selected
 from session_pages import error_call_ids, imported, layout_of, page, records
 from transcripts import MemoryTranscript
 
@@ -28,8 +28,10 @@ def test_the_real_logs_errors_and_rejections_are_each_labelled(tmp_path):
     soup = page(layout_of(transcript))
     failed = error_call_ids(IDE_LOG)
     assert len(failed) == 7
-    errors = [n for n in transcript.numbers if (m := transcript.get(n)) and m.speaker == "tool" and m.source_id in failed]
-    labelled = [int(item["data-msg"]) for item in soup.select(".msg-item") if item.select(".msg-entry .msg-error")]
+    outputs = (message_in(transcript, n) for n in transcript.numbers)
+    errors = [m.n for m in outputs if m.speaker == "tool" and m.source_id in failed]
+    labelled = [int(attribute(item, "data-msg")) for item in soup.select(".msg-item")
+                if item.select(".msg-entry .msg-error")]
     assert labelled == errors and len(errors) == 7
     rejected = [n for n in errors if "doesn't want to proceed" in entry_of(soup, n).get_text()]
     assert len(rejected) == 2
