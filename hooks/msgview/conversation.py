@@ -13,6 +13,7 @@ import xml.etree.ElementTree as etree
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Protocol
 
 from transcript.schema import Message
 
@@ -35,12 +36,29 @@ ERROR_LABEL = '<p class="msg-error"><strong class="msg-error__label">Error</stro
 _CALLS_REMEMBERED = 64
 
 
+class CallLinks(Protocol):
+    """Where a page finds the other half of a tool call, among the messages shown."""
+
+    def output_of(self, call: int) -> int | None:
+        """The message of the output answering the call in message `call`."""
+
+    def call_of(self, output: int) -> int | None:
+        """The message of the call that the output in message `output` answers."""
+
+    def tool_of(self, call: int) -> str | None:
+        """The tool of the call in message `call`."""
+
+    def href(self, n: int) -> str:
+        """The address of shown message n's entry, from this page."""
+
+
 class ConversationView:
     """The messages of one page, in order."""
 
-    def __init__(self, markdown: MessageMarkdown, image_href: Callable[[str], str]):
-        """`image_href(name)`: the address of an image of a message, from this page."""
-        self._markdown, self._image_href = markdown, image_href
+    def __init__(self, markdown: MessageMarkdown, image_href: Callable[[str], str], calls: CallLinks | None = None):
+        """`image_href(name)`: the address of an image of a message, from this page;
+        `calls`: the calls and outputs of the pages, each linked to the other."""
+        self._markdown, self._image_href, self._links = markdown, image_href, calls
         self.images: list[tuple[int, str]] = []  # (message, image name) of the images shown
         self._day: str | None = None
         self._calls: dict[str, tuple[str, int]] = {}  # a call's id in the log -> its tool's name, its message
@@ -90,15 +108,20 @@ class ConversationView:
             if message.text.strip():
                 parts.append(self._text_html(message.text))
             parts.append(tool_call_html(message.tool_name, message.tool_input))
+            output = self._links.output_of(message.n) if self._links is not None else None
+            if self._links is not None and output is not None:
+                parts.append(f'<p class="msg-call-result">Result: <a href="{html.escape(self._links.href(output))}">'
+                             f"message {output}</a></p>")
         elif message.speaker == "tool":
             if message.is_error:
                 parts.append(ERROR_LABEL)
-            tool, label = self._output_label(message)
+            tool, label, call = self._output_label(message)
             if tool in TASK_TOOLS and message.text.strip():  # a subagent's answer, in Markdown
-                parts.append(f'<p class="msg-output__label">{html.escape(label)}</p>'
-                             f"{self._markdown.html(displayable(message.text))}")
+                shown = (f'<p class="msg-output__label">{html.escape(label, quote=False)}</p>'
+                         f"{self._markdown.html(displayable(message.text))}")
             else:
-                parts.append(tool_output_html(message.text, label))
+                shown = tool_output_html(message.text, label)
+            parts.append(shown if call is None else self._with_call_link(shown, label, call))
         elif message.text.strip():
             parts.append(self._text_html(message.text))
         elif not _thought(message):
@@ -112,16 +135,35 @@ class ConversationView:
         """What a person or the model said, in Markdown, with Claude Code's wrappers shown as what they are."""
         return text_html(displayable(text), self._markdown.html)
 
-    def _output_label(self, message: Message) -> tuple[str | None, str]:
-        """The tool whose call a tool's output answers, if this page has it, and the
-        output's label: the tool's name, and the message of the call if it is not the one
-        right before (calls made together are answered after them all)."""
+    def _output_label(self, message: Message) -> tuple[str | None, str, int | None]:
+        """The tool whose call a tool's output answers, if known, the output's label (the
+        tool's name), and the message of the call to link to if it is not the one right
+        before (calls made together are answered after them all). Without links, only
+        the calls of this page are known, and named in the label."""
+        if self._links is not None:
+            n = self._links.call_of(message.n)
+            if n is None:
+                return None, "Tool output (its call is not shown)" if message.source_id else "Tool output", None
+            remembered = self._calls.get(message.source_id or "")
+            tool = remembered[0] if remembered is not None else self._links.tool_of(n)
+            label = f"Output of {displayable(tool)}" if tool else "Tool output"
+            return tool, label, None if n == self._previous else n
         call = self._calls.get(message.source_id or "")
         if call is None:
-            return None, "Tool output"
+            return None, "Tool output", None
         tool, n = call
         label = f"Output of {displayable(tool)}"
-        return tool, label if n == self._previous else f"{label} (called in message {n})"
+        return tool, label if n == self._previous else f"{label} (called in message {n})", None
+
+    def _with_call_link(self, output: str, label: str, call: int) -> str:
+        """The output's HTML, its label followed by a link to the message of its call."""
+        assert self._links is not None
+        anchor = f'<a class="msg-call-link" href="{html.escape(self._links.href(call))}">message {call}</a>'
+        shown = html.escape(label, quote=False)
+        at = output.find(shown)  # the label comes first, before the output's words
+        if at < 0:
+            return f'<p class="msg-output__label">Called in {anchor}</p>{output}'
+        return f"{output[: at + len(shown)]} (called in {anchor}){output[at + len(shown):]}"
 
     def _images_html(self, message: Message) -> str:
         """The message's images, loaded as the reader scrolls to them."""

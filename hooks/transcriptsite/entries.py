@@ -24,6 +24,7 @@ from msgview.render import SPEAKER_LABELS, shown_text
 from transcript.images import image_src
 from transcript.schema import Message
 
+from .call_pairs import PageCallLinks
 from .layout import TranscriptLayout, search_folder
 from .message_index import PageIndex, SearchRecord, page_index
 from .message_map import MAP_SLOT
@@ -144,7 +145,8 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
     add(pager(layout, index, href))
     add(search_form(links.href(search_folder(layout.folder) + "/", here)) if layout.search else None)
     headings, search = [], []
-    view = ConversationView(_markdown(), lambda name: links.href(image_src(layout.folder, name), here))
+    calls = PageCallLinks(layout.call_pairs, layout.src_of, href, here, layout.message)
+    view = ConversationView(_markdown(), lambda name: links.href(image_src(layout.folder, name), here), calls)
     switch_place = pieces.place()
     for k, n in enumerate(chunk, start=first):
         position = layout.positions[k]
