@@ -114,3 +114,10 @@ def test_the_real_logs_slash_command_ide_notes_and_interruption(tmp_path):
     assert "<ide_" not in entry_of(ide, 60).get_text()
     assert selected(entry_of(ide, 216), ".msg-event").text == "Request interrupted by user for tool use"
     assert "msg-entry--work" in entry_of(ide, 216)["class"]
+
+
+def test_a_real_replys_single_line_breaks_are_line_breaks(tmp_path):
+    soup = page(layout_of(imported(tmp_path, "claude-code-viewer_sidechain_todowrite_multiedit.jsonl")))
+    paragraph = next(p for p in entry_of(soup, 22).select("p") if "Key Dependencies:" in p.get_text())
+    assert paragraph.find("br") is not None
+    assert paragraph.get_text().split("\n")[1].startswith("Core runtime includes Next.js")
