@@ -189,7 +189,7 @@ _HEADING = ('" data-msg="{n}"><div class="msg-head"><h2 id="msg-{n}"><a class="m
             '<span class="visually-hidden">Message </span>{n}</a><span class="visually-hidden"> —</span> '
             '<span class="msg-speaker">{speaker}</span>')
 _HEAD_END = '</h2>{origin}{time}<button class="msg-cite-button">Cite</button></div>'
-_ENTRY = '<div class="msg-entry msg-entry--{kind}">{content}</div>'
+_ENTRY = '<div class="msg-entry msg-entry--{kind} msg-entry--{speaker}">{content}</div>'  # speaker: one of SPEAKERS
 _ITEM_END = "</div>"
 # Hides the tool calls, their outputs and the thinking (essay.css), where a page has some.
 _DIALOGUE_SWITCH = ('<p class="msg-switch"><label><input type="checkbox" id="dialogue-only"> '
@@ -209,7 +209,7 @@ def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str
     pieces.add(_HEADING.format(n=n, speaker=html.escape(speaker, quote=False)))
     pieces.hole(BADGE, n)
     pieces.add(_HEAD_END.format(origin=view.origin_html(message), time=view.time_html(message)))
-    pieces.add(_ENTRY.format(kind=view.kind(message), content=content))
+    pieces.add(_ENTRY.format(kind=view.kind(message), speaker=message.speaker, content=content))
     pieces.hole(CITED_IN, n)
     pieces.add(_ITEM_END)
     return f"Message {n} — {speaker}", shown
