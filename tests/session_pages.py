@@ -24,20 +24,41 @@ from transcriptsite.layout import TranscriptLayout
 SAMPLES = Path(__file__).resolve().parent / "data" / "transcripts"
 
 
-def imported(tmp_path: Path, log: str, errors_from_log: bool = False) -> IndexedTranscript:
+def imported(tmp_path: Path, log: str, errors_from_log: bool = False, models_from_log: bool = False
+             ) -> IndexedTranscript:
     """The sample log `log` imported (with the importer's default redaction) and read.
-    `errors_from_log`: each tool output the log marks `is_error` is given `is_error`
-    in the transcript, as an importer that keeps the mark writes it."""
+    `errors_from_log`: each tool output the log marks `is_error` is given `is_error`;
+    `models_from_log`: each reply and call is given the model and the token counts of
+    its record; in the transcript, as an importer that keeps them writes them."""
     output = tmp_path / (Path(log).stem + ".transcript.jsonl")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         assert import_transcript.main([str(SAMPLES / log), "-o", str(output)]) == 0
-    if errors_from_log:
-        failed = error_call_ids(log)
-        lines = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
-        marked = [{**record, "is_error": True} if record["speaker"] == "tool" and record.get("source_id") in failed
-                  else record for record in lines]
-        output.write_text("".join(json.dumps(record) + "\n" for record in marked), encoding="utf-8")
+    lines = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    failed = error_call_ids(log) if errors_from_log else set()
+    models = models_by_id(log) if models_from_log else {}
+    for record in lines:
+        if record["speaker"] == "tool" and record.get("source_id") in failed:
+            record["is_error"] = True
+        if record["speaker"] == "assistant" and record.get("source_id") in models:
+            record.update(models[record["source_id"]])
+    output.write_text("".join(json.dumps(record) + "\n" for record in lines), encoding="utf-8")
     return load_transcript(str(output))
+
+
+def models_by_id(log: str) -> dict[str, dict[str, Any]]:
+    """The model and integer token counts of each reply of the Claude Code log `log`, by
+    the ids the importer gives its messages: the record's uuid, and each call's id."""
+    found: dict[str, dict[str, Any]] = {}
+    for record in log_records(log):
+        message = record.get("message") or {}
+        if not isinstance(message.get("usage"), dict):
+            continue
+        usage = {key: value for key, value in message["usage"].items() if type(value) is int}
+        fields = {"model": message.get("model"), "usage": usage}
+        ids = [record.get("uuid")] + [block.get("id") for block in message.get("content") or []
+                                      if isinstance(block, dict) and block.get("type") == "tool_use"]
+        found.update({id_: fields for id_ in ids if isinstance(id_, str)})
+    return found
 
 
 def error_call_ids(log: str) -> set[str]:

@@ -21,6 +21,7 @@ from msgview.conversation import WORK, ConversationView
 from msgview.html import to_html
 from msgview.message_markdown import MessageMarkdown
 from msgview.render import SPEAKER_LABELS, shown_text
+from msgview.usage import usage_html
 from transcript.images import image_src
 from transcript.schema import Message
 
@@ -188,7 +189,7 @@ _ITEM_START = '<div class="msg-item'  # then the class of a cited message's entr
 _HEADING = ('" data-msg="{n}"><div class="msg-head"><h2 id="msg-{n}"><a class="msg-number" href="#msg-{n}">'
             '<span class="visually-hidden">Message </span>{n}</a><span class="visually-hidden"> —</span> '
             '<span class="msg-speaker">{speaker}</span>')
-_HEAD_END = '</h2>{origin}{time}<button class="msg-cite-button">Cite</button></div>'
+_HEAD_END = '</h2>{origin}{time}{usage}<button class="msg-cite-button">Cite</button></div>'
 _ENTRY = '<div class="msg-entry msg-entry--{kind} msg-entry--{speaker}">{content}</div>'  # speaker: one of SPEAKERS
 _ITEM_END = "</div>"
 # Hides the tool calls, their outputs and the thinking (essay.css), where a page has some.
@@ -208,7 +209,8 @@ def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str
     pieces.hole(ITEM, n)
     pieces.add(_HEADING.format(n=n, speaker=html.escape(speaker, quote=False)))
     pieces.hole(BADGE, n)
-    pieces.add(_HEAD_END.format(origin=view.origin_html(message), time=view.time_html(message)))
+    pieces.add(_HEAD_END.format(origin=view.origin_html(message), time=view.time_html(message),
+                                usage=usage_html(message)))
     pieces.add(_ENTRY.format(kind=view.kind(message), speaker=message.speaker, content=content))
     pieces.hole(CITED_IN, n)
     pieces.add(_ITEM_END)
