@@ -112,6 +112,8 @@ class ConversationView:
             if self._links is not None and output is not None:
                 parts.append(f'<p class="msg-call-result">Result: <a href="{html.escape(self._links.href(output))}">'
                              f"message {output}</a></p>")
+        elif message.speaker == "tool" and message.hook:
+            parts.append((ERROR_LABEL if message.is_error else "") + _hook_output_html(message))
         elif message.speaker == "tool":
             if message.is_error:
                 parts.append(ERROR_LABEL)
@@ -180,6 +182,14 @@ class ConversationView:
         if len(self._calls) >= _CALLS_REMEMBERED:
             del self._calls[next(iter(self._calls))]
         self._calls[call_id] = tool
+
+
+def _hook_output_html(message: Message) -> str:
+    """What a hook (a command the session runs at its events) wrote, folded under its name."""
+    label = html.escape(f"Hook output: {displayable(message.hook or '')}", quote=False)
+    text = html.escape(displayable(message.text), quote=False)
+    body = f'<pre class="msg-output"><code>{text}</code></pre>' if message.text.strip() else "<p>Empty.</p>"
+    return f'<details class="msg-fold msg-hook"><summary>{label}</summary>{body}</details>'
 
 
 def _thought(message: Message) -> bool:

@@ -53,7 +53,7 @@ def call_pairs(messages: Iterable[Message]) -> CallPairs:
     calls, outputs = array("q"), array("q")
     for message in messages:
         call_id = message.source_id
-        if not call_id:
+        if not call_id or message.hook:  # a hook's output may carry the id of the call it ran after
             continue
         if message.tool_name:
             waiting[call_id] = message.n
