@@ -94,9 +94,9 @@ def test_an_interruption_is_an_event_and_counts_as_work():
 def test_many_unclosed_tags_cost_time_by_the_texts_length():
     text = "<system-reminder>x\n" * 20_000 + "</ide_selection>\n" * 20_000
     started = time.monotonic()
-    soup = shown(text)
-    assert time.monotonic() - started < 2
-    assert soup.select(".msg-reminder") == []
+    made = text_html(text, MARKDOWN.html)
+    assert time.monotonic() - started < 1
+    assert 'class="msg-reminder' not in made and made.count("&lt;system-reminder&gt;") == 20_000
 
 
 def test_the_real_logs_slash_command_ide_notes_and_interruption(tmp_path):

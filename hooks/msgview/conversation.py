@@ -18,8 +18,8 @@ from typing import Protocol
 from transcript.schema import Message
 
 from .html import to_html
+from .labels import message_body
 from .message_markdown import MessageMarkdown
-from .render import message_body
 from .text import displayable
 from .tool_views import TASK_TOOLS, tool_call_html, tool_output_html
 from .wrappers import is_event, text_html
@@ -34,6 +34,8 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 ERROR_LABEL = '<p class="msg-error"><strong class="msg-error__label">Error</strong></p>'
 # The tools of the calls a page remembers; a call's output follows it within a few messages.
 _CALLS_REMEMBERED = 64
+# Where a view that has not seen a call learns of it: a call's id -> its tool's name, its message.
+CallOf = Callable[[str], "tuple[str, int] | None"]
 
 
 class CallLinks(Protocol):
@@ -55,10 +57,12 @@ class CallLinks(Protocol):
 class ConversationView:
     """The messages of one page, in order."""
 
-    def __init__(self, markdown: MessageMarkdown, image_href: Callable[[str], str], calls: CallLinks | None = None):
+    def __init__(self, markdown: MessageMarkdown, image_href: Callable[[str], str], call_of: CallOf | None = None,
+                 calls: CallLinks | None = None):
         """`image_href(name)`: the address of an image of a message, from this page;
-        `calls`: the calls and outputs of the pages, each linked to the other."""
-        self._markdown, self._image_href, self._links = markdown, image_href, calls
+        `call_of`, the calls of outputs whose call the page has not shown before them;
+        `calls`: the calls and outputs of the transcript's pages, each linked to the other."""
+        self._markdown, self._image_href, self._call_of, self._links = markdown, image_href, call_of, calls
         self.images: list[tuple[int, str]] = []  # (message, image name) of the images shown
         self._day: str | None = None
         self._calls: dict[str, tuple[str, int]] = {}  # a call's id in the log -> its tool's name, its message
@@ -137,11 +141,15 @@ class ConversationView:
         """What a person or the model said, in Markdown, with Claude Code's wrappers shown as what they are."""
         return text_html(displayable(text), self._markdown.html)
 
+    def output_label(self, message: Message) -> str:
+        """The label of a tool's output: the call it answers, where it is known."""
+        return self._output_label(message)[1]
+
     def _output_label(self, message: Message) -> tuple[str | None, str, int | None]:
         """The tool whose call a tool's output answers, if known, the output's label (the
         tool's name), and the message of the call to link to if it is not the one right
-        before (calls made together are answered after them all). Without links, only
-        the calls of this page are known, and named in the label."""
+        before (calls made together are answered after them all). Without links, the
+        call's message is named in the label."""
         if self._links is not None:
             n = self._links.call_of(message.n)
             if n is None:
@@ -151,6 +159,8 @@ class ConversationView:
             label = f"Output of {displayable(tool)}" if tool else "Tool output"
             return tool, label, None if n == self._previous else n
         call = self._calls.get(message.source_id or "")
+        if call is None and self._call_of is not None and message.source_id:
+            call = self._call_of(message.source_id)
         if call is None:
             return None, "Tool output", None
         tool, n = call

@@ -50,7 +50,7 @@ class Message:
     images: tuple[str, ...] = field(default=(), metadata=_json(list))  # file names in IMAGES_FOLDER
     is_error: bool | None = field(default=None, metadata=_json(bool))
     model: str | None = field(default=None, metadata=_json(str, from_log=True))
-    usage: dict | None = field(default=None, metadata=_json(dict))
+    usage: dict[str, object] | None = field(default=None, metadata=_json(dict))
     hook: str | None = field(default=None, metadata=_json(str, from_log=True))
     # Written by the importer, last on the line, over the line's bytes (see transcript.seal).
     redaction_seal: str | None = field(default=None, metadata=_json(str))

@@ -19,8 +19,8 @@ from typing import Protocol
 
 from msgview.conversation import WORK, ConversationView
 from msgview.html import to_html
+from msgview.labels import SPEAKER_LABELS, shown_text
 from msgview.message_markdown import MessageMarkdown
-from msgview.render import SPEAKER_LABELS, shown_text
 from msgview.usage import usage_html
 from transcript.images import image_src
 from transcript.schema import Message
@@ -147,7 +147,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
     add(search_form(links.href(search_folder(layout.folder) + "/", here)) if layout.search else None)
     headings, search = [], []
     calls = PageCallLinks(layout.call_pairs, layout.src_of, href, here, layout.message)
-    view = ConversationView(_markdown(), lambda name: links.href(image_src(layout.folder, name), here), calls)
+    view = ConversationView(_markdown(), lambda name: links.href(image_src(layout.folder, name), here), calls=calls)
     switch_place = pieces.place()
     for k, n in enumerate(chunk, start=first):
         position = layout.positions[k]
@@ -223,7 +223,7 @@ def cut_message(layout: TranscriptLayout, message: Message,
     whole text at `text_href()`; or as it is, and None, when it is not that long."""
     if not layout.is_cut(message):
         return message, None
-    shown = _cut(message.text, layout.message_chars)
+    shown = cut_text(message.text, layout.message_chars)
     note = etree.Element("p", {"class": "msg-cut"})
     note.text = f"Shown: the first {len(shown):,} of {len(message.text):,} characters. "
     link = etree.SubElement(note, "a", {"href": text_href()})
@@ -232,7 +232,7 @@ def cut_message(layout: TranscriptLayout, message: Message,
     return dataclasses.replace(message, text=shown), note
 
 
-def _cut(text: str, limit: int) -> str:
+def cut_text(text: str, limit: int) -> str:
     """The start of `text`, up to `limit` characters, ending at a line break where one is near."""
     line_end = text.rfind("\n", 0, limit)
     return text[:line_end] if line_end > limit // 2 else text[:limit]
