@@ -1,11 +1,11 @@
 """Which shown message answers each shown tool call, and which call each output answers,
-found once a build from the transcript's messages: a call and its output carry the same
-id from the log (`source_id`, the call's id).
+found once a build, from the shown messages in order: a call and its output carry the
+same id from the log (`source_id`, the call's id).
 
-Only numbers are kept, two 64-bit integers a pair, in arrays searched by bisection: the
-pairs of a whole session of a million messages take a few megabytes. The ids are held
-only while a call waits for its output, and only for the latest calls: an output comes
-within a few messages of its call, after the others made with it.
+Only numbers are kept, in arrays searched by bisection (32 bytes a pair: a whole session
+of a million messages, a third of them outputs, takes about ten megabytes). The ids are
+held only while a call waits for its output, and only for the latest calls: an output
+comes within a few messages of its call, after the others made with it.
 """
 
 from __future__ import annotations
