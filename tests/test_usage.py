@@ -17,7 +17,9 @@ def test_the_model_and_token_counts_are_one_quiet_line_explained_in_words():
          "usage": {"input_tokens": 1234, "output_tokens": 567, "cache_read_input_tokens": 89_000,
                    "service_tier": 3, "flag": True}},
         {"speaker": "assistant", "text": "<b>", "model": "<script>x</script>"},
-        {"speaker": "user", "text": "Thanks"}))
+        {"speaker": "user", "text": "Thanks"},
+        {"speaker": "assistant", "text": "Gemini", "usage": {"input": 10, "output": 2, "cached": 0, "thoughts": 7,
+                                                            "total": 19}}))
     soup = page(layout_of(messages))
     line = selected(head_of(soup, 1), ".msg-usage")
     hidden = "".join(span.get_text() for span in line.select(".visually-hidden"))
@@ -29,6 +31,8 @@ def test_the_model_and_token_counts_are_one_quiet_line_explained_in_words():
     assert selected(head_of(soup, 2), ".msg-usage").get_text() == "Model: <script>x</script>"
     assert head_of(soup, 2).find("script") is None
     assert head_of(soup, 3).select(".msg-usage") == []
+    gemini = selected(head_of(soup, 4), ".msg-usage").get_text()
+    assert gemini == "10 tokens in · 0 tokens cache read · 2 tokens out · 7 tokens reasoning"
 
 
 def test_a_real_sessions_replies_show_their_model_and_counts(tmp_path):

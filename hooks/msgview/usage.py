@@ -10,11 +10,12 @@ from transcript.schema import Message
 
 from .text import displayable
 
-# The counts shown, in this order, by the names the logs give them (Claude Code, Codex),
-# each with the word that follows its number; other counts are left out.
-_COUNTS = (("input_tokens", "in"), ("cache_read_input_tokens", "cache read"), ("cached_input_tokens", "cache read"),
-           ("cache_creation_input_tokens", "cache written"), ("output_tokens", "out"),
-           ("reasoning_output_tokens", "reasoning"))
+# The counts shown, in this order, by the names the logs give them (Claude Code, Codex,
+# Gemini CLI), each with the word that follows its number; other counts are left out.
+_COUNTS = (("input_tokens", "in"), ("input", "in"), ("cache_read_input_tokens", "cache read"),
+           ("cached_input_tokens", "cache read"), ("cached", "cache read"),
+           ("cache_creation_input_tokens", "cache written"), ("output_tokens", "out"), ("output", "out"),
+           ("reasoning_output_tokens", "reasoning"), ("thoughts", "reasoning"))
 _TITLE = ("The model that wrote this message, and its tokens as the session's log counts them: in, read by the "
           "model; cache read and cache written, read from or written to its prompt cache; out, written by it")
 
