@@ -98,3 +98,16 @@ def test_text_without_markdown_is_made_as_the_parser_makes_it():
         assert made == converter.convert(text), repr(text)
         compared += made == plain_paragraphs(text)
     assert compared > 2_000  # the shortcut was taken often enough to be tested
+
+
+@pytest.mark.parametrize("text", ["✅ one\n✅ two\n✅ three", "✅ **one**\n✅ two\n✅ three"])
+def test_a_single_line_break_is_a_line_break_on_both_paths(text):
+    paragraph = selected(html_of(text), "p")
+    assert len(paragraph.find_all("br")) == 2
+    assert [line.strip() for line in paragraph.get_text().split("\n")] == ["✅ one", "✅ two", "✅ three"]
+
+
+def test_a_line_break_in_code_stays_one_and_adds_no_break():
+    soup = html_of("Run:\n\n```\nls\npwd\n```\n\nthen `a\nb`\nc")
+    assert soup.select("pre br") == [] and "ls\npwd" in selected(soup, "pre").get_text()
+    assert soup.select("code br") == [] and len(soup.select("p br")) == 1  # after the code span, not in it

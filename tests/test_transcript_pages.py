@@ -257,7 +257,10 @@ def test_which_messages_get_a_text_file_is_known_before_any_is_read(tmp_path, mo
     assert layout.text_file_numbers() == [1, 3] and asked == []
     written: dict[int, bytes] = {}
     entries(layout, 0, write_text=written.__setitem__)
-    assert written == {1: b"x" * 60, 3: b"x" * 60} and asked == [1, 2, 3]  # each read once
+    # Each read once for the pairs of tool calls and outputs, the first time a page is made, then once for its page.
+    assert written == {1: b"x" * 60, 3: b"x" * 60} and asked == [1, 2, 3, 1, 2, 3]
+    entries(layout, 0)
+    assert asked == [1, 2, 3] * 3
     assert layout_of(indexed, message_chars=500).text_file_numbers() == []
 
 
@@ -308,6 +311,6 @@ def test_a_tools_output_is_labelled_with_its_call_and_the_calls_message_when_not
     page = render(layout_of(messages), 0)
     labels = {n: selected(entry_of(page, n), ".msg-output__label").text for n in (3, 4, 6, 7)}
     assert labels == {3: "Output of Bash (called in message 1)", 4: "Output of Read (called in message 2)",
-                      6: "Output of Bash", 7: "Tool output"}
+                      6: "Output of Bash", 7: "Tool output (its call is not shown)"}
     assert [attribute(item, "data-msg") for item in page.select(".msg-item:has(> .msg-entry--work)")] == [
         str(n) for n in range(1, 8)]

@@ -3,7 +3,8 @@
 The text comes from a session log, so it is untrusted: raw HTML in it stays text,
 links go only to http, https and mailto addresses (any other link keeps its words and
 loses its address), an image becomes a link to it (the site loads nothing from other
-hosts), and its headings sit below the heading of the message that holds them. Code
+hosts), and its headings sit below the heading of the message that holds them. A single
+line break is a line break, as the session's own interface shows it (nl2br). Code
 with a language is highlighted as the essay's own code is (pymdownx.highlight).
 
 Most messages hold no Markdown at all: those are made into paragraphs directly, which
@@ -162,7 +163,7 @@ class MessageMarkdown:
         fence = {"name": "*", "class": "highlight", "format": self._fenced_code, "validator": highlight_validator}
         self._highlight_until = 0.0  # when the highlighting of the text being converted is to end
         self._converter = markdown.Markdown(
-            extensions=["tables", "pymdownx.superfences", "pymdownx.highlight"],
+            extensions=["tables", "nl2br", "pymdownx.superfences", "pymdownx.highlight"],
             extension_configs={"pymdownx.highlight": {"guess_lang": False},
                                "pymdownx.superfences": {"custom_fences": [fence]}},
         )
@@ -276,6 +277,15 @@ def _without_blank_end(part: str) -> str:
 
 def plain_paragraphs(text: str) -> str:
     """Text without Markdown syntax as Markdown makes it: a paragraph between blank lines,
-    the spaces before it and its blank lines after dropped."""
+    the spaces before it and its blank lines after dropped, each line break in it kept
+    (nl2br)."""
     paragraphs = (_without_blank_end(part.lstrip()) for part in _PARAGRAPH_BREAK_RE.split(text))
-    return "\n".join(f"<p>{html.escape(part, quote=False)}</p>" for part in paragraphs if part)
+    return "\n".join(f"<p>{_line_breaks(html.escape(part, quote=False))}</p>" for part in paragraphs if part)
+
+
+def _line_breaks(paragraph: str) -> str:
+    """A paragraph's line breaks as nl2br makes them: each a <br /> then a line break, a
+    line after one that is only whitespace to Python left empty (the parser tidies the
+    text after a <br /> so)."""
+    first, *rest = paragraph.split("\n")
+    return "<br />\n".join([first, *(line if line.strip() else "" for line in rest)])

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 
 from transcript.schema import Message
 
-from .conversation import CallOf, ConversationView
+from .conversation import ERROR_LABEL, CallOf, ConversationView
 from .cut import cut_at_block
 from .html import to_html
 from .labels import empty_label, message_body
 from .message_markdown import MessageMarkdown
-from .text import displayable, shorten
-from .tool_views import tool_call_html
+from .text import displayable, indented_json, shorten
+from .tool_views import BOUNDED_LINE_CHARS, tool_call_html, tool_call_line, tool_output_html
 
 READ_WHOLE = "Read the whole message"
 
@@ -82,7 +82,7 @@ class MessageRenderer:
             else:
                 shown = view.body_html(message)
             if size is Size.PRINT:  # on paper, nothing opens
-                shown = shown.replace('<details class="msg-fold">', '<details class="msg-fold" open>')
+                shown = shown.replace('<details class="msg-fold', '<details open class="msg-fold')
             return Rendered(shown, False)
         return self._shortened(message, BOUNDS[size], size, whole_href)
 
@@ -104,34 +104,41 @@ class MessageRenderer:
                         shortened)
 
     def _shortened(self, message: Message, bound: Bound, size: Size, whole_href: str | None) -> Rendered:
+        view = ConversationView(self._markdown, _no_image, self._call_of)
         parts: list[str] = []
         left_out = 0
+        shortened = False
         if message.speaker == "tool" and not message.tool_name:
-            label = ConversationView(self._markdown, _no_image, self._call_of).output_label(message)
-            output, left_out = _output_start(message.text, bound)
-            parts.append(f'<p class="msg-output__label">{html.escape(label, quote=False)}</p>{output}'
-                         if message.text.strip() else _paragraph("msg-output msg-output--empty", f"{label}: empty"))
+            if message.is_error:
+                parts.append(ERROR_LABEL)
+            if message.hook:
+                label, tool, call_input = f"Hook output: {displayable(message.hook)}", None, None
+            else:
+                tool, label, call_input = view.answered(message)
+            parts.append(tool_output_html(message.text, label, bound.lines, tool=tool, call_input=call_input))
+            shortened = _beyond(message.text, bound)
         else:
             said = message.text if message.text.strip() else message.thinking or ""
             if said.strip():
                 cut = cut_at_block(displayable(said), bound.chars, bound.lines)
                 if not message.text.strip():
                     parts.append(_paragraph("msg-body__label", "Thinking"))
-                parts.append(self._markdown.html(cut.text))
-                left_out += cut.left_out
+                parts.append(view.text_html(cut.text) if message.text.strip() else self._markdown.html(cut.text))
+                left_out = cut.left_out
             if message.tool_name:
                 if size is Size.SNIPPET:
-                    parts.append(f'<p class="msg-tool-line"><code>{html.escape(call_line(message), quote=False)}'
-                                 "</code></p>")
+                    line = tool_call_line(message.tool_name, message.tool_input)
+                    parts.append(f'<p class="msg-tool-line"><code>{html.escape(line, quote=False)}</code></p>')
                 else:
-                    parts.append(tool_call_html(message.tool_name, message.tool_input))
+                    parts.append(tool_call_html(message.tool_name, message.tool_input, bound.lines))
+                    shortened = shortened or _beyond(indented_json(message.tool_input), bound)
         if message.images:
             parts.append(_images_note(message))
         if not parts:
             parts.append(_paragraph("msg-body msg-body--empty", empty_label(message)))
-        if left_out:
+        if left_out or shortened:
             parts.append(_left_out_note(left_out, whole_href))
-        return Rendered("".join(parts), left_out > 0)
+        return Rendered("".join(parts), bool(left_out or shortened))
 
 
 def is_empty(message: Message) -> bool:
@@ -145,29 +152,12 @@ def line(message: Message) -> str:
     if message.text.strip():
         return _first_line(message.text)
     if message.tool_name:
-        return call_line(message)
+        return tool_call_line(message.tool_name, message.tool_input)
     if message.thinking and message.thinking.strip():
         return _first_line(message.thinking, "(thinking) ")
     if message.images:
         return "(an image)" if len(message.images) == 1 else f"({len(message.images)} images)"
     return empty_label(message)
-
-
-def call_line(message: Message) -> str:
-    """A tool call as one line: what it did."""
-    return shorten(f"{message.tool_name}: {_input_line(message.tool_input)}", LINE_CHARS)
-
-
-def _input_line(tool_input: object) -> str:
-    if isinstance(tool_input, dict):
-        for key in ("command", "cmd", "file_path", "path", "absolute_path", "pattern", "url", "query",
-                    "description", "prompt"):
-            value = tool_input.get(key)
-            if isinstance(value, str) and value.strip():
-                return ("$ " if key in ("command", "cmd") else "") + value
-            if isinstance(value, list) and value and all(isinstance(word, str) for word in value):
-                return ("$ " if key in ("command", "cmd") else "") + " ".join(value)
-    return str(tool_input) if tool_input is not None else ""
 
 
 def _first_line(text: str, mark: str = "") -> str:
@@ -177,16 +167,17 @@ def _first_line(text: str, mark: str = "") -> str:
     return mark
 
 
-def _output_start(text: str, bound: Bound) -> tuple[str, int]:
-    """The first lines of a tool's output, as preformatted text, and how many characters are left out."""
-    shown_lines = text.split("\n", bound.lines)[: bound.lines]
-    shown = "\n".join(shown_lines)[: bound.chars * 2]
-    left_out = len(text) - len(shown)
-    return f'<pre class="msg-output"><code>{html.escape(displayable(shown), quote=False)}</code></pre>', left_out
+def _beyond(text: str, bound: Bound) -> bool:
+    """Whether a bounded view of `text` leaves some of it out: more lines than it shows,
+    or a line longer than it shows of one."""
+    return text.count("\n") >= bound.lines or any(len(line) > BOUNDED_LINE_CHARS for line in text.split("\n"))
 
 
 def _left_out_note(chars: int, whole_href: str | None) -> str:
-    note = f'<p class="msg-cut">Shortened here: {chars:,} more character{"s" if chars != 1 else ""}.'
+    """What a shortened view leaves out of the message's words (a tool's view says what it
+    leaves out of its own), and a link to the whole message."""
+    more = f" {chars:,} more character{'s' if chars != 1 else ''}." if chars else ""
+    note = f'<p class="msg-cut">Shortened here.{more}' if not more else f'<p class="msg-cut">Shortened here:{more}'
     if whole_href:
         note += f' <a href="{html.escape(whole_href)}">{READ_WHOLE}</a>'
     return note + "</p>"

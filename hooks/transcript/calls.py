@@ -12,12 +12,17 @@ class CallsById:
         self._transcript = transcript
         self._calls: dict[str, tuple[str, int]] | None = None
 
-    def __call__(self, call_id: str) -> tuple[str, int] | None:
-        """The tool's name and the message number of the call `call_id`, if the transcript has it."""
+    def __call__(self, call_id: str) -> tuple[str, int, object] | None:
+        """The tool's name, the message number and the input of the call `call_id`, if the
+        transcript has it."""
         if self._calls is None:
             self._calls = {}
             for n in self._transcript.numbers:
                 message = self._transcript.get(n)
                 if message is not None and message.tool_name and message.source_id:
                     self._calls.setdefault(message.source_id, (message.tool_name, n))
-        return self._calls.get(call_id)
+        found = self._calls.get(call_id)
+        if found is None:
+            return None
+        call = self._transcript.get(found[1])  # its input read again rather than kept: it may be long
+        return found[0], found[1], call.tool_input if call is not None else None

@@ -21,9 +21,11 @@ from msgview.conversation import WORK, ConversationView
 from msgview.html import to_html
 from msgview.labels import SPEAKER_LABELS, shown_text
 from msgview.message_markdown import MessageMarkdown
+from msgview.usage import usage_html
 from transcript.images import image_src
 from transcript.schema import Message
 
+from .call_pairs import PageCallLinks
 from .layout import TranscriptLayout, search_folder
 from .message_index import PageIndex, SearchRecord, page_index
 from .message_map import MAP_SLOT
@@ -144,7 +146,8 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
     add(pager(layout, index, href))
     add(search_form(links.href(search_folder(layout.folder) + "/", here)) if layout.search else None)
     headings, search = [], []
-    view = ConversationView(_markdown(), lambda name: links.href(image_src(layout.folder, name), here))
+    calls = PageCallLinks(layout.call_pairs, layout.src_of, href, here, layout.message)
+    view = ConversationView(_markdown(), lambda name: links.href(image_src(layout.folder, name), here), calls=calls)
     switch_place = pieces.place()
     for k, n in enumerate(chunk, start=first):
         position = layout.positions[k]
@@ -186,8 +189,8 @@ _ITEM_START = '<div class="msg-item'  # then the class of a cited message's entr
 _HEADING = ('" data-msg="{n}"><div class="msg-head"><h2 id="msg-{n}"><a class="msg-number" href="#msg-{n}">'
             '<span class="visually-hidden">Message </span>{n}</a><span class="visually-hidden"> —</span> '
             '<span class="msg-speaker">{speaker}</span>')
-_HEAD_END = '</h2>{origin}{time}<button class="msg-cite-button">Cite</button></div>'
-_ENTRY = '<div class="msg-entry msg-entry--{kind}">{content}</div>'
+_HEAD_END = '</h2>{origin}{time}{usage}<button class="msg-cite-button">Cite</button></div>'
+_ENTRY = '<div class="msg-entry msg-entry--{kind} msg-entry--{speaker}">{content}</div>'  # speaker: one of SPEAKERS
 _ITEM_END = "</div>"
 # Hides the tool calls, their outputs and the thinking (essay.css), where a page has some.
 _DIALOGUE_SWITCH = ('<p class="msg-switch"><label><input type="checkbox" id="dialogue-only"> '
@@ -206,8 +209,9 @@ def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str
     pieces.hole(ITEM, n)
     pieces.add(_HEADING.format(n=n, speaker=html.escape(speaker, quote=False)))
     pieces.hole(BADGE, n)
-    pieces.add(_HEAD_END.format(origin=view.origin_html(message), time=view.time_html(message)))
-    pieces.add(_ENTRY.format(kind=view.kind(message), content=content))
+    pieces.add(_HEAD_END.format(origin=view.origin_html(message), time=view.time_html(message),
+                                usage=usage_html(message)))
+    pieces.add(_ENTRY.format(kind=view.kind(message), speaker=message.speaker, content=content))
     pieces.hole(CITED_IN, n)
     pieces.add(_ITEM_END)
     return f"Message {n} — {speaker}", shown

@@ -17,6 +17,7 @@ from msgref.tags import TAG_RE
 from msgview.text import displayable_utf8
 from transcript.schema import Message, MessageSource
 
+from .call_pairs import CallPairs, call_pairs
 from .message_map import Strip, number_strip
 
 
@@ -113,6 +114,12 @@ class TranscriptLayout:
     def strip(self) -> Strip | None:
         """The transcript's numbers as the map at the top of each page draws them."""
         return number_strip(self.transcript.numbers)
+
+    @functools.cached_property
+    def call_pairs(self) -> CallPairs:
+        """The tool calls and outputs the pages show, each paired with the other: found
+        once, when a page first asks, from the shown messages in order."""
+        return call_pairs(self.message(n) for chunk in self.pages for n in chunk)
 
     @property
     def shows_all(self) -> bool:
