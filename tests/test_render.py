@@ -11,7 +11,8 @@ from bs4 import BeautifulSoup
 from conftest import ROOT
 from msgview.cut import ELLIPSIS, cut_at_block
 from msgview.labels import BLANK_LABEL, EMPTY_LABEL
-from msgview.render import BOUNDS, LINE_CHARS, MessageRenderer, Size, call_line, line
+from msgview.render import BOUNDS, LINE_CHARS, MessageRenderer, Size, line
+from msgview.tool_views import tool_call_line
 from transcript.calls import CallsById
 from transcript.schema import FIELD_TYPES, Message
 from transcript_formats import ReadStats, detect, read_messages
@@ -92,7 +93,7 @@ def test_the_snippet_of_a_call_is_one_line_and_the_preview_its_view():
     edit = message(tool_name="Edit", tool_input={"file_path": "src/app.py", "old_string": "a = 1\n",
                                                   "new_string": "a = 2\n"})
     snippet = rendered(edit, Size.SNIPPET)
-    assert [code.get_text() for code in snippet.select(".msg-tool-line code")] == ["Edit: src/app.py"]
+    assert [code.get_text() for code in snippet.select(".msg-tool-line code")] == ["Edit src/app.py"]
     preview = rendered(edit, Size.PREVIEW)
     assert [line.get_text() for line in preview.select(".msg-diff del, .msg-diff ins")] == ["-a = 1\n", "+a = 2\n"]
 
@@ -195,7 +196,7 @@ def test_every_message_of_a_real_log_renders_at_every_size(path):
             page = rendered(shown, size, renderer)
             assert page.find_all(["script", "iframe"]) == []
             if shown.tool_name and size is Size.SNIPPET:
-                assert call_line(shown) in page.get_text(), (n, size)
+                assert tool_call_line(shown.tool_name, shown.tool_input) in page.get_text(), (n, size)
                 calls += 1
         one = line(shown)
         assert "\n" not in one and len(one) <= LINE_CHARS + 2
@@ -207,4 +208,4 @@ def test_every_message_of_a_real_log_renders_at_every_size(path):
                                     {"tool_name": "Bash", "tool_input": {"command": "echo " * 100}}])
 def test_a_line_is_one_line_of_at_most_its_width(fields):
     one = line(message(**fields))
-    assert "\n" not in one and len(one) <= LINE_CHARS + len(ELLIPSIS) and one.endswith(ELLIPSIS)
+    assert "\n" not in one and len(one) <= LINE_CHARS + len(ELLIPSIS) and one.endswith("…")

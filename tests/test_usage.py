@@ -15,7 +15,7 @@ def test_the_model_and_token_counts_are_one_quiet_line_explained_in_words():
     messages = MemoryTranscript(records(
         {"speaker": "assistant", "text": "Done.", "model": "claude-opus-4",
          "usage": {"input_tokens": 1234, "output_tokens": 567, "cache_read_input_tokens": 89_000,
-                   "service_tier": 3, "flag": True}},
+                   "service_tier": 3}},
         {"speaker": "assistant", "text": "<b>", "model": "<script>x</script>"},
         {"speaker": "user", "text": "Thanks"},
         {"speaker": "assistant", "text": "Gemini", "usage": {"input": 10, "output": 2, "cached": 0, "thoughts": 7,
