@@ -194,7 +194,8 @@ class SiteBuild:
         if src not in self.rendering.sources:
             return None
         index = self.rendering.sources.index(src)
-        return MessageAnchors(self.layout.pages[index]), self.rendering.entries(src).contents
+        ranges = {cited for cited in self.records.citations.cited_ranges() if self.layout.src_of(cited[0]) == src}
+        return MessageAnchors(self.layout.pages[index], ranges), self.rendering.entries(src).contents
 
     def page_written(self, src: str, output: str) -> str:
         """A page as the generator writes it, its theme around it: a page that cites messages

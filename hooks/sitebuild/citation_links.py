@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from msgref import previews
+from msgref import previews, ranges
 from msgref.citations import Citation
 from msgview.html import to_html
 from transcriptsite.entries import MAP, PageEntries
@@ -41,6 +41,14 @@ class CitationLinks:
                 continue
             cited_in = [(self._records.title_of(c.page), link_for(c)) for c in self._cited.get(n, [])]
             shown.append(previews.preview(message, href, self._layout.message_chars, cited_in))
+        for first, last in self._records.citations.ranges_from(src):
+            linked = [(message, href) for n in range(first, last + 1)
+                      if (message := self._layout.transcript.get(n)) and (href := self._message_href(n, src))]
+            if len(linked) == last - first + 1:  # as the page's conversion found it
+                cited_in = [(self._records.title_of(c.page), link_for(c)) for c in self._cited.get(first, [])
+                            if c.cites_range == (first, last)]
+                href = ranges.range_href(linked[0][1], first, last)
+                shown.append(ranges.preview(linked, href, self._layout.message_chars, cited_in))
         return to_html(previews.previews_block(shown)) if shown else ""
 
     def entries_html(self, src: str, entries: PageEntries) -> str:
