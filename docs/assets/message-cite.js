@@ -1,6 +1,23 @@
 // A transcript message's "Cite": opens, under the message's heading, the page's one
 // citation panel (written once, as a template) made out for that message; pressed again,
 // or Escape, closes it. The panel's buttons copy as every citation's do (copy.js).
+// A range of messages landed on (#msg-49-51) is outlined, as much of it as the page shows.
+(() => {
+  const RANGE = /^#msg-(\d+)-(\d+)$/;
+  const outline = () => {
+    for (const item of document.querySelectorAll(".msg-item--in-range")) item.classList.remove("msg-item--in-range");
+    const range = RANGE.exec(location.hash);
+    if (!range) return;
+    const [first, last] = [BigInt(range[1]), BigInt(range[2])];
+    for (const item of document.querySelectorAll(".msg-item[data-msg]")) {
+      const n = BigInt(item.dataset.msg);
+      if (n >= first && n <= last) item.classList.add("msg-item--in-range");
+    }
+  };
+  outline();
+  addEventListener("hashchange", outline);
+})();
+
 (() => {
   const template = document.getElementById("msg-cite-template");
   if (!template) return;
