@@ -1,0 +1,106 @@
+"""`[msg A-B]` in the real `mkdocs build --strict` of a fixture essay, its HTML read back
+with an HTML parser. The essay's transcript holds 5843, 5844 and 5852 to 5856."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import attribute, build, built_cleanly, copy_project, selected, soup
+
+CITING = "The exchange [msg 5852-5854] in brief.\n\n[msg 5853\u20135855]\n\nLeft alone: `[msg 5852-5853]`.\n"
+
+
+def cite(project: Path, text: str) -> Path:
+    page = project / "docs" / "conclusion.md"
+    page.write_text(page.read_text() + "\n" + text)
+    return page
+
+
+def per_page(project: Path, count: int) -> None:
+    config = project / "mkdocs.yml"
+    config.write_text(re.sub(r"messages_per_page: \d+", f"messages_per_page: {count}", config.read_text()))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    project = copy_project(tmp_path_factory.mktemp("ranges") / "project")
+    cite(project, CITING)
+    return built_cleanly(project)
+
+
+def test_a_range_is_one_link_to_the_anchor_in_its_first_message(site):
+    page = soup(site / "conclusion/index.html")
+    link = selected(page, "a.msg-ref--range")
+    assert link.get_text() == "msg 5852\u20135854" and attribute(link, "href") == "../transcript/#msg-5852-5854"
+    anchor = selected(soup(site / "transcript/index.html"), "#msg-5852-5854")
+    assert anchor.find_parent("h2") is not None and attribute(anchor.find_parent("h2"), "id") == "msg-5852"
+    assert page.find(string=re.compile(r"\[msg 5852-5853\]"), recursive=True).parent.name == "code"
+
+
+def test_a_range_alone_is_quoted_with_its_speakers_and_one_caption(site):
+    quote = selected(soup(site / "conclusion/index.html"), "figure.msg-range--full")
+    shown = quote.select(":scope > figure.msg-snippet")
+    assert [s.figcaption.get_text().split(" · ")[:2] for s in shown] == [
+        ["Message 5853", "assistant"], ["Message 5854", "assistant"], ["Message 5855", "user"]]
+    assert selected(quote, ":scope > figcaption").get_text() == "Messages 5853\u20135855 · assistant and user"
+    assert attribute(selected(quote, ":scope > figcaption a"), "href") == "../transcript/#msg-5853-5855"
+
+
+def test_a_range_beside_its_paragraph_has_one_snippet_figure(site):
+    page = soup(site / "conclusion/index.html")
+    paragraph = selected(page, "a.msg-ref--range").find_parent("p")
+    figure = selected(paragraph.find_next_sibling(), ":scope > figure.msg-range")
+    assert [s.figcaption.a.get_text() for s in figure.select(":scope > figure.msg-snippet")] == [
+        "Message 5852", "Message 5853", "Message 5854"]
+
+
+def test_each_message_of_a_range_lists_where_it_is_cited(site):
+    transcript = soup(site / "transcript/index.html")
+    for n, ranges in [(5852, ["5852–5854"]), (5853, ["5852–5854", "5853–5855"]), (5855, ["5853–5855"])]:
+        items = transcript.select(f'.msg-item[data-msg="{n}"] .msg-cited-in li')
+        cited = [m.group(1) for item in items if (m := re.search(r"\(messages (\S+)\)", item.get_text()))]
+        assert cited == ranges, n
+        assert "msg-item--cited" in transcript.select_one(f'.msg-item[data-msg="{n}"]')["class"]
+    hrefs = [attribute(a, "href") for a in transcript.select('.msg-item[data-msg="5854"] .msg-cited-in li a')]
+    assert "../conclusion/#cite-5852-5854" in hrefs
+
+
+def test_the_preview_of_a_range_is_its_first_message_and_names_the_others(site):
+    preview = selected(soup(site / "conclusion/index.html"), "#msg-preview-5852-5854")
+    assert selected(preview, ".msg-preview__head").get_text().startswith("Message 5852")
+    assert selected(preview, ".msg-preview__range").get_text() == (
+        "and 2 more: message 5853 (assistant), message 5854 (assistant)")
+    assert attribute(selected(preview, ".msg-preview__more a"), "href") == "../transcript/#msg-5852-5854"
+
+
+def test_a_range_over_two_pages_links_to_the_page_of_its_first_message(project):
+    per_page(project, 2)
+    cite(project, "Across pages: [msg 5853-5855].\n")
+    site = built_cleanly(project)
+    link = selected(soup(site / "conclusion/index.html"), "a.msg-ref--range")
+    href = attribute(link, "href")
+    first_page = href.split("#")[0]
+    assert href.endswith("#msg-5853-5855")
+    page = soup((site / "conclusion" / first_page / "index.html").resolve())
+    assert selected(page, "#msg-5853-5855").find_parent("h2")["id"] == "msg-5853"
+    assert page.select_one('.msg-item[data-msg="5855"]') is None  # on the next page
+
+
+@pytest.mark.parametrize("written, problem", [
+    ("[msg 5854-5852]", "[msg 5854-5852] runs backwards: write [msg 5852-5854]"),
+    ("[msg 5844-5852]", "[msg 5844-5852]: message 5845 is not in the transcript, and a range cites consecutive "
+                        "messages that it holds"),
+    ("[msg 5852-5900]", "[msg 5852-5900] spans 49 messages, and a range cites at most 20: cite fewer, or cite its parts"),
+    ("[msg 5852 - 5853]", "'[msg 5852 - 5853]' looks like a message tag, but its dash has spaces around it; "
+                          "write [msg 5852-5853]"),
+    ("[msg 5852\u20145853]", "'[msg 5852\u20145853]' looks like a message tag, but U+2014 EM DASH is not a hyphen "
+                             "or an en dash; write [msg 5852-5853]"),
+])
+def test_a_range_refused_fails_the_strict_build_naming_file_and_line(project, tmp_path, written, problem):
+    page = cite(project, f"Cited: {written}.\n")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 1
+    line = page.read_text().splitlines().index(f"Cited: {written}.") + 1
+    assert f"WARNING -  docs/conclusion.md:{line}: {problem}" in result.stderr
+    assert "Traceback" not in result.stderr
