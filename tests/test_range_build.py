@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from conftest import attribute, build, built_cleanly, copy_project, selected, soup
 
@@ -104,3 +105,16 @@ def test_a_range_refused_fails_the_strict_build_naming_file_and_line(project, tm
     line = page.read_text().splitlines().index(f"Cited: {written}.") + 1
     assert f"WARNING -  docs/conclusion.md:{line}: {problem}" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_transcript_page_holds_the_citation_of_each_range_that_begins_on_it(site):
+    transcript = soup(site / "transcript/index.html")
+    assert [attribute(t, "id") for t in transcript.select("template[id^='msg-cite-range-']")] == [
+        "msg-cite-range-5852-5854", "msg-cite-range-5853-5855"]
+    # A template's text is no text of the page's to BeautifulSoup: read on its own.
+    panel = BeautifulSoup(selected(transcript, "#msg-cite-range-5852-5854").decode_contents(), "html.parser")
+    assert attribute(selected(panel, "button.msg-tag"), "data-tag") == "[msg 5852-5854]"
+    assert selected(panel, ".msg-cite-panel__title").get_text() == "Cite these messages"
+    texts = [item.get_text(" ", strip=True) for item in panel.select("dd .citation")]
+    assert any(text.startswith("Messages 5852\u20135854 of the session transcript") for text in texts), texts
+    assert all("transcript/#msg-5852-5854" in text for text in texts), texts

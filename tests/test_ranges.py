@@ -7,6 +7,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import attribute, selected
+from essaycite.formats import message_references
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgref.tags import CANDIDATE_RE, MARK_OPEN, MAX_RANGE, TAG_RE, near_miss_problem, tagged
@@ -173,3 +174,21 @@ def test_a_range_refused_is_reported_with_file_and_line(convert, written, proble
 def test_the_longest_range_is_cited(convert):
     convert(f"All of [msg 8-{7 + MAX_RANGE}].")
     assert convert.warnings == [] and convert.citations.numbers() == list(range(8, 8 + MAX_RANGE))
+
+
+# --- Citing a range ---
+
+
+def test_a_range_is_cited_as_messages_by_its_own_address():
+    from test_citation_formats import META
+
+    cited = message_references(META, 49, "transcript/2/", 51)
+    url = META.url_for("transcript/2/", "msg-49-51")
+    assert url.endswith("transcript/2/#msg-49-51")
+    assert cited["APA"].text.startswith("Messages 49\u201351 of the session transcript. (")
+    assert cited["MLA"].text.startswith("\u201cMessages 49\u201351 of the Session Transcript.\u201d")
+    assert "\u201cMessages 49\u201351 of the Session Transcript.\u201d" in cited["Chicago"].text
+    assert "title = {Messages 49\u201351 of the Session Transcript}" in cited["BibTeX"].text
+    assert "shorttitle = {Messages 49\u201351}" in cited["biblatex"].text
+    assert all(url in reference.text for reference in cited.values())
+    assert message_references(META, 49)["APA"].text.startswith("Message 49 of the session transcript.")

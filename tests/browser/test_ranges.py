@@ -42,11 +42,22 @@ def test_following_a_range_link_lands_on_its_first_message_and_outlines_the_rang
     shots = output_dir / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / "transcript-range-phone.png"))
-    # Another range on the same page: the outline follows the address.
+    # The range's own "Cite", beside its first message's, opens the range's citation.
+    cite = page.locator('.msg-item[data-msg="5852"] button.msg-cite-range')
+    assert cite.inner_text() == "Cite 5852\u20135854"
+    cite.click()
+    panel = page.locator("#msg-cite-panel")
+    assert panel.locator(".msg-cite-panel__title").inner_text() == "Cite these messages"
+    assert panel.locator("dd[data-style='APA'] .citation").inner_text().startswith(
+        "Messages 5852\u20135854 of the session transcript")
+    assert panel.locator("button.msg-tag").inner_text() == "Copy [msg 5852-5854]"
+    # Another range on the same page: the outline follows the address, and so does its "Cite".
     page.evaluate("location.hash = '#msg-5855-5856'")
     page.wait_for_function("getComputedStyle(document.querySelector('.msg-item[data-msg=\"5852\"]')).outlineStyle"
                            " === 'none'")
     shown = outlines(page)
     assert (shown["5855"], shown["5856"], shown["5854"]) == ("solid", "solid", "none")
+    assert page.locator("button.msg-cite-range").all_inner_texts() == ["Cite 5855\u20135856"]
+    assert page.locator("#msg-cite-panel").count() == 0  # the other range's panel closed with its button
     context.close()
     assert not problems.all(), problems.all()
