@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import attribute, build, built_cleanly, copy_project, selected, soup
+from conftest import attribute, build, built_cleanly, copy_project, found, selected, soup
 
 CITING = "The exchange [msg 5852-5854] in brief.\n\n[msg 5853\u20135855]\n\nLeft alone: `[msg 5852-5853]`.\n"
 
@@ -35,14 +35,14 @@ def test_a_range_is_one_link_to_the_anchor_in_its_first_message(site):
     link = selected(page, "a.msg-ref--range")
     assert link.get_text() == "msg 5852\u20135854" and attribute(link, "href") == "../transcript/#msg-5852-5854"
     anchor = selected(soup(site / "transcript/index.html"), "#msg-5852-5854")
-    assert anchor.find_parent("h2") is not None and attribute(anchor.find_parent("h2"), "id") == "msg-5852"
-    assert page.find(string=re.compile(r"\[msg 5852-5853\]"), recursive=True).parent.name == "code"
+    assert attribute(found(anchor.find_parent("h2"), "the anchor's heading"), "id") == "msg-5852"
+    assert [code.get_text() for code in page.select("p code")] == ["[msg 5852-5853]"]  # left as written
 
 
 def test_a_range_alone_is_quoted_with_its_speakers_and_one_caption(site):
     quote = selected(soup(site / "conclusion/index.html"), "figure.msg-range--full")
     shown = quote.select(":scope > figure.msg-snippet")
-    assert [s.figcaption.get_text().split(" · ")[:2] for s in shown] == [
+    assert [selected(s, "figcaption").get_text().split(" · ")[:2] for s in shown] == [
         ["Message 5853", "assistant"], ["Message 5854", "assistant"], ["Message 5855", "user"]]
     assert selected(quote, ":scope > figcaption").get_text() == "Messages 5853\u20135855 · assistant and user"
     assert attribute(selected(quote, ":scope > figcaption a"), "href") == "../transcript/#msg-5853-5855"
@@ -50,9 +50,9 @@ def test_a_range_alone_is_quoted_with_its_speakers_and_one_caption(site):
 
 def test_a_range_beside_its_paragraph_has_one_snippet_figure(site):
     page = soup(site / "conclusion/index.html")
-    paragraph = selected(page, "a.msg-ref--range").find_parent("p")
-    figure = selected(paragraph.find_next_sibling(), ":scope > figure.msg-range")
-    assert [s.figcaption.a.get_text() for s in figure.select(":scope > figure.msg-snippet")] == [
+    paragraph = found(selected(page, "a.msg-ref--range").find_parent("p"), "the citing paragraph")
+    figure = selected(found(paragraph.find_next_sibling(), "the snippets"), ":scope > figure.msg-range")
+    assert [selected(s, "figcaption a").get_text() for s in figure.select(":scope > figure.msg-snippet")] == [
         "Message 5852", "Message 5853", "Message 5854"]
 
 
@@ -62,7 +62,7 @@ def test_each_message_of_a_range_lists_where_it_is_cited(site):
         items = transcript.select(f'.msg-item[data-msg="{n}"] .msg-cited-in li')
         cited = [m.group(1) for item in items if (m := re.search(r"\(messages (\S+)\)", item.get_text()))]
         assert cited == ranges, n
-        assert "msg-item--cited" in transcript.select_one(f'.msg-item[data-msg="{n}"]')["class"]
+        assert "msg-item--cited" in selected(transcript, f'.msg-item[data-msg="{n}"]')["class"]
     hrefs = [attribute(a, "href") for a in transcript.select('.msg-item[data-msg="5854"] .msg-cited-in li a')]
     assert "../conclusion/#cite-5852-5854" in hrefs
 
@@ -84,7 +84,7 @@ def test_a_range_over_two_pages_links_to_the_page_of_its_first_message(project):
     first_page = href.split("#")[0]
     assert href.endswith("#msg-5853-5855")
     page = soup((site / "conclusion" / first_page / "index.html").resolve())
-    assert selected(page, "#msg-5853-5855").find_parent("h2")["id"] == "msg-5853"
+    assert attribute(found(selected(page, "#msg-5853-5855").find_parent("h2"), "its heading"), "id") == "msg-5853"
     assert page.select_one('.msg-item[data-msg="5855"]') is None  # on the next page
 
 
@@ -92,7 +92,8 @@ def test_a_range_over_two_pages_links_to_the_page_of_its_first_message(project):
     ("[msg 5854-5852]", "[msg 5854-5852] runs backwards: write [msg 5852-5854]"),
     ("[msg 5844-5852]", "[msg 5844-5852]: message 5845 is not in the transcript, and a range cites consecutive "
                         "messages that it holds"),
-    ("[msg 5852-5900]", "[msg 5852-5900] spans 49 messages, and a range cites at most 20: cite fewer, or cite its parts"),
+    ("[msg 5852-5900]", "[msg 5852-5900] spans 49 messages, and a range cites at most 20: cite fewer, "
+                        "or cite its parts"),
     ("[msg 5852 - 5853]", "'[msg 5852 - 5853]' looks like a message tag, but its dash has spaces around it; "
                           "write [msg 5852-5853]"),
     ("[msg 5852\u20145853]", "'[msg 5852\u20145853]' looks like a message tag, but U+2014 EM DASH is not a hyphen "

@@ -18,8 +18,8 @@ from transcriptsite.layout import MessageAnchors, cited_numbers
 
 SPEAKERS = ["user", "assistant", "tool", "assistant", "user", "assistant"]
 # Messages 1 to 6, and 8 to 40: 7 is not in the transcript.
-MESSAGES = [{"n": n, "speaker": SPEAKERS[(n - 1) % len(SPEAKERS)], "provenance": "verbatim", "text": f"text of {n} " * 60}
-            for n in [*range(1, 7), *range(8, 41)]]
+MESSAGES = [{"n": n, "speaker": SPEAKERS[(n - 1) % len(SPEAKERS)], "provenance": "verbatim",
+             "text": f"text of {n} " * 60} for n in [*range(1, 7), *range(8, 41)]]
 
 
 class Converter:
@@ -108,8 +108,8 @@ def test_a_range_is_one_link_to_its_anchor_with_one_snippet_of_its_messages(conv
     assert attribute(link, "id") == "cite-2-4"
     figure = selected(page, ".msg-snippets > figure.msg-range")
     shown = figure.select(":scope > figure.msg-snippet")
-    assert [s.figcaption.a.get_text() for s in shown] == ["Message 2", "Message 3", "Message 4"]
-    assert all(s.select_one(".msg-body__text").get_text().endswith("…") for s in shown)  # each shortened
+    assert [selected(s, "figcaption a").get_text() for s in shown] == ["Message 2", "Message 3", "Message 4"]
+    assert all(selected(s, ".msg-body__text").get_text().endswith("…") for s in shown)  # each shortened
     caption = selected(figure, ":scope > figcaption")
     assert caption.get_text() == "Messages 2\u20134 · assistant and tool"
     assert attribute(selected(caption, "a"), "href") == "transcript.md#msg-2-4"
@@ -121,9 +121,10 @@ def test_a_range_alone_on_its_line_quotes_the_exchange_in_order_with_its_speaker
     quote = selected(page, "figure.msg-range--full")
     assert attribute(quote, "id") == "cite-4-6" and page.select("a.msg-ref") == []
     shown = quote.select(":scope > figure.msg-snippet")
-    assert [s.figcaption.get_text().split(" · ")[:2] for s in shown] == [
+    assert [selected(s, "figcaption").get_text().split(" · ")[:2] for s in shown] == [
         ["Message 4", "assistant"], ["Message 5", "user"], ["Message 6", "assistant"]]
-    assert [s.blockquote.get_text() for s in shown] == [MESSAGES[n - 1]["text"] for n in (4, 5, 6)]  # whole
+    whole = [MESSAGES[n - 1]["text"] for n in (4, 5, 6)]
+    assert [selected(s, "blockquote").get_text() for s in shown] == whole
     assert selected(quote, ":scope > figcaption").get_text() == "Messages 4\u20136 · assistant and user"
 
 
@@ -139,7 +140,8 @@ def test_each_message_of_a_range_is_cited_and_linked(convert):
 def test_a_single_tag_is_as_it_was(convert):
     page = convert("See [msg 5] here.")
     link = selected(page, "a.msg-ref")
-    assert (link.get_text(), attribute(link, "href"), attribute(link, "id")) == ("msg 5", "transcript.md#msg-5", "cite-5")
+    assert (link.get_text(), attribute(link, "href"), attribute(link, "id")) == (
+        "msg 5", "transcript.md#msg-5", "cite-5")
     assert page.select(".msg-range") == [] and convert.citations.ranges_from("essay.md") == []
     assert [c.cites_range for c in convert.citations.of_message(5)] == [None]
 
@@ -159,7 +161,8 @@ def test_a_range_in_code_stays_as_written(convert, source):
     ("[msg 3-3]", "[msg 3-3] is one message: write [msg 3]"),
     (f"[msg 1-{MAX_RANGE + 1}]", f"[msg 1-{MAX_RANGE + 1}] spans {MAX_RANGE + 1} messages, and a range cites "
                                  f"at most {MAX_RANGE}: cite fewer, or cite its parts"),
-    ("[msg 5-9]", "[msg 5-9]: message 7 is not in the transcript, and a range cites consecutive messages that it holds"),
+    ("[msg 5-9]", "[msg 5-9]: message 7 is not in the transcript, and a range cites consecutive messages that "
+                  "it holds"),
     ("[msg 40-41]", "[msg 40-41]: message 41 is not in the transcript, and a range cites consecutive messages that "
                     "it holds"),
     ("[msg 3 - 4]", "'[msg 3 - 4]' looks like a message tag, but its dash has spaces around it; write [msg 3-4]"),

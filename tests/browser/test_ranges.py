@@ -21,7 +21,7 @@ def range_host(output_dir):
         yield server
 
 
-def outlines(page) -> dict[int, str]:
+def outlines(page) -> dict[str, str]:
     return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.msg-item[data-msg]')]
         .map(item => [item.dataset.msg, getComputedStyle(item).outlineStyle]))""")
 
