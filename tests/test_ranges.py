@@ -195,3 +195,11 @@ def test_a_range_is_cited_as_messages_by_its_own_address():
     assert "shorttitle = {Messages 49\u201351}" in cited["biblatex"].text
     assert all(url in reference.text for reference in cited.values())
     assert message_references(META, 49)["APA"].text.startswith("Message 49 of the session transcript.")
+
+
+def test_a_range_where_no_link_can_stand_is_left_as_written_and_named(convert):
+    page = convert("An image ![msg 2-3](i.png) and a [link to [msg 4-5]](https://example.org).")
+    assert page.select("a.msg-ref, .msg-range") == []
+    left = "where no citation can stand; it is left as written"
+    assert convert.warnings == [f"docs/essay.md:1: '[msg 2-3]' is inside an image's alt text, {left}",
+                                f"docs/essay.md:1: '[msg 4-5]' is inside a link's text, {left}"]
