@@ -11,8 +11,10 @@ from essaycite.formats import message_references
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgref.tags import CANDIDATE_RE, MARK_OPEN, MAX_RANGE, TAG_RE, near_miss_problem, tagged
+from msgview.render import MessageRenderer
 from paragraph_ids import TAG_ALONE_RE, slug
 from sitebuild.page_list import page_title
+from transcript.calls import CallsById
 from transcripts import MemoryTranscript
 from transcriptsite.layout import MessageAnchors, cited_numbers
 
@@ -31,6 +33,7 @@ class Converter:
         self.citations = CitationRegistry()
         self.page = PageInProgress("essay.md", "docs/essay.md")
         self.extension = MessageCitations(self)
+        self.renderer = MessageRenderer(call_of=CallsById(self.transcript))
 
     def message(self, n):
         return self.transcript.get(n)
@@ -109,7 +112,7 @@ def test_a_range_is_one_link_to_its_anchor_with_one_snippet_of_its_messages(conv
     figure = selected(page, ".msg-snippets > figure.msg-range")
     shown = figure.select(":scope > figure.msg-snippet")
     assert [selected(s, "figcaption a").get_text() for s in shown] == ["Message 2", "Message 3", "Message 4"]
-    assert all(selected(s, ".msg-body__text").get_text().endswith("…") for s in shown)  # each shortened
+    assert all(selected(s, ".msg-cut").get_text().startswith("Shortened here") for s in shown)  # each shortened
     caption = selected(figure, ":scope > figcaption")
     assert caption.get_text() == "Messages 2\u20134 · assistant and tool"
     assert attribute(selected(caption, "a"), "href") == "transcript.md#msg-2-4"
@@ -123,8 +126,9 @@ def test_a_range_alone_on_its_line_quotes_the_exchange_in_order_with_its_speaker
     shown = quote.select(":scope > figure.msg-snippet")
     assert [selected(s, "figcaption").get_text().split(" · ")[:2] for s in shown] == [
         ["Message 4", "assistant"], ["Message 5", "user"], ["Message 6", "assistant"]]
-    whole = [MESSAGES[n - 1]["text"] for n in (4, 5, 6)]
-    assert [selected(s, "blockquote").get_text() for s in shown] == whole
+    whole = [str(MESSAGES[n - 1]["text"]).strip() for n in (4, 5, 6)]
+    assert [selected(s, "blockquote").get_text().strip() for s in shown] == whole
+    assert quote.select(".msg-cut") == []
     assert selected(quote, ":scope > figcaption").get_text() == "Messages 4\u20136 · assistant and user"
 
 

@@ -25,6 +25,7 @@ from markdown.util import HTML_PLACEHOLDER_RE
 
 from msgview import hidden_characters
 from msgview.html import NOT_SEARCHED
+from msgview.render import MessageRenderer, Size
 from msgview.text import displayable, shorten
 from transcript.schema import Message
 
@@ -74,6 +75,10 @@ class CitingBuild(Protocol):
 
     def href(self, n: int, from_page: str) -> str | None:
         """A Markdown link from the source file `from_page` to message n, if it is shown."""
+
+    @property
+    def renderer(self) -> MessageRenderer:
+        """How a message looks."""
 
     def shown_whole(self, message: Message, from_page: str) -> tuple[Message, etree.Element | None]:
         """The message as page `from_page` quotes it whole: cut where the transcript cuts
@@ -292,17 +297,14 @@ class SnippetPlacer(Treeprocessor):
                          for element in (replaced.get(child, child), added.get(child)) if element is not None]
 
     def _quote(self, block: etree.Element, link: etree.Element, messages: tuple[Message, ...]) -> etree.Element:
-        """The block quote of the whole message, or range, that stands for `block`, a tag alone."""
-        build = self.extension.build
-        src = build.page.src
+        """The block quote of the whole message, or of a range's messages, that stands for
+        `block`, a tag alone."""
         if len(messages) > 1:
-            linked = [(message, build.href(message.n, src) or "") for message in messages]
-            quote = ranges.quote(linked, link.get("href", ""), lambda message: build.shown_whole(message, src))
+            build = self.extension.build
+            quote = ranges.quote([self._whole(message, build.href(message.n, build.page.src) or "")
+                                  for message in messages], messages, link.get("href", ""))
         else:
-            shown, cut_note = build.shown_whole(messages[0], src)
-            quote = snippets.snippet(shown, link.get("href", ""), full=True)
-            if cut_note is not None:
-                quote.insert(1, cut_note)  # after the text, before the caption
+            quote = self._whole(messages[0], link.get("href", ""))
             quote.set("class", quote.get("class", "") + " msg-snippet--full")
         anchor, citation = block.get("id"), link.get("id", "")
         if anchor:  # the paragraph's own anchor stays; the citation's goes on the caption
@@ -312,6 +314,17 @@ class SnippetPlacer(Treeprocessor):
             quote.set("id", citation)
         _as_written(quote)
         quote.tail = block.tail
+        return quote
+
+    def _whole(self, message: Message, href: str) -> etree.Element:
+        """Message `message` quoted whole, linking to `href`."""
+        build = self.extension.build
+        shown, cut_note = build.shown_whole(message, build.page.src)
+        # Every word, nothing folded away: the author quotes it whole to be read here.
+        body = self._stashed(build.renderer.quotation(shown, Size.PRINT).html)
+        quote = snippets.snippet(shown, body, href)
+        if cut_note is not None:
+            quote.insert(1, cut_note)  # after the text, before the caption
         return quote
 
     def _snippets(self, block: etree.Element, following: etree.Element | None,
@@ -337,7 +350,9 @@ class SnippetPlacer(Treeprocessor):
                 if other in cited and other not in done and cited[other][0].text == message.text
             )
             done.update([n, *(other.n for other, _ in together)])
-            figure = snippets.snippet(message, href, together=together)
+            shown_with = tuple(other.n for other, _ in together)
+            body = self.extension.build.renderer.quotation(message, Size.SNIPPET, href, shown_with)
+            figure = snippets.snippet(message, self._stashed(body.html), href, together=together)
             # Beside the paragraph, the text is the transcript's or, described, the essay's
             # own. Marked on each figure: Material's search ends a left-out element at the
             # first end tag of its name, so the <div> around them would end too soon.
@@ -345,10 +360,21 @@ class SnippetPlacer(Treeprocessor):
             shown.append(figure)
         build = self.extension.build
         for messages, href in cited_ranges.values():
-            shown.append(ranges.snippet([(message, build.href(message.n, build.page.src) or "")
-                                         for message in messages], href))
+            figures = []
+            for message in messages:
+                own = build.href(message.n, build.page.src) or ""
+                body = build.renderer.quotation(message, Size.SNIPPET, own)
+                figures.append(snippets.snippet(message, self._stashed(body.html), own))
+            shown.append(ranges.snippet(figures, messages, href))
         _as_written(shown)
         return shown if len(shown) else None
+
+    def _stashed(self, made: str) -> etree.Element:
+        """An element that holds `made`, the renderer's HTML, as the page's Markdown
+        holds raw HTML: stored aside and put back as it is once the page is written."""
+        body = etree.Element("div", {"class": "msg-snippet__body"})
+        body.text = self.md.htmlStash.store(made)
+        return body
 
     def _quotation(self, following: etree.Element | None) -> str:
         """The text of `following` if it is a quotation."""

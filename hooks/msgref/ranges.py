@@ -1,6 +1,6 @@
 """A range of consecutive messages cited as one, `[msg 49-51]`: its link, its quotation,
-its snippet and its preview, each made of the shapes of one message's (`snippets`,
-`previews`) around the range's messages in order.
+its snippet and its preview, each made of its messages' own (`snippets`, `previews`), in
+order, in one element.
 
 The link leads to `#msg-49-51` on the page of the range's first message: an anchor in that
 message's heading, from which the page's script outlines the range (as much of it as the
@@ -10,13 +10,13 @@ page shows, when the range runs on to the next page).
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from msgview.html import NOT_SEARCHED
-from msgview.render import SPEAKER_LABELS
+from msgview.labels import SPEAKER_LABELS
 from transcript.schema import Message
 
-from . import previews, snippets
+from . import previews
 from .tags import link_text
 
 # A message and its address, as the page citing it links to it.
@@ -56,37 +56,31 @@ def unresolved(first: int, last: int, problem: str) -> etree.Element:
     return mark
 
 
-def quote(linked: Sequence[Linked], href: str, shown_whole: Callable[[Message], tuple[Message, etree.Element | None]],
-          ) -> etree.Element:
-    """The exchange quoted whole, for a range alone on its line: each message in order, as
-    one message is quoted (its speaker in its caption), in one figure with one caption."""
-    figure = _figure(linked, "msg-range msg-range--full")
-    for message, message_href in linked:
-        shown, cut_note = shown_whole(message)
-        one = snippets.snippet(shown, message_href, full=True)
-        if cut_note is not None:
-            one.insert(1, cut_note)  # after the text, before the caption
-        figure.append(one)
-    figure.append(_caption(linked, href))
+def quote(figures: Sequence[etree.Element], messages: Sequence[Message], href: str) -> etree.Element:
+    """The exchange quoted whole, for a range alone on its line: each message's figure as
+    one message is quoted (its speaker in its caption), in order, in one figure with one
+    caption linking to the range at `href`."""
+    figure = _figure(messages, "msg-range msg-range--full")
+    figure.extend(figures)
+    figure.append(_caption(messages, href))
     return figure
 
 
-def snippet(linked: Sequence[Linked], href: str) -> etree.Element:
-    """The range beside the paragraph that cites it: each message shortened, in one figure."""
-    figure = _figure(linked, "msg-range")
+def snippet(figures: Sequence[etree.Element], messages: Sequence[Message], href: str) -> etree.Element:
+    """The range beside the paragraph that cites it: each message's snippet, in one figure."""
+    figure = _figure(messages, "msg-range")
     figure.attrib.update(NOT_SEARCHED)
-    for message, message_href in linked:
-        figure.append(snippets.snippet(message, message_href))
-    figure.append(_caption(linked, href))
+    figure.extend(figures)
+    figure.append(_caption(messages, href))
     return figure
 
 
-def preview(linked: Sequence[Linked], href: str, limit: int, cited_in: Sequence[tuple[str, str]]) -> etree.Element:
-    """The preview of a range's link: its first message's, with the others named after it."""
-    first, rest = linked[0][0], linked[1:]
-    box = previews.preview(first, href, limit, cited_in)
-    old, new = previews.preview_id(first.n), range_preview_id(first.n, linked[-1][0].n)
-    for element in box.iter():
+def preview(first: etree.Element, linked: Sequence[Linked]) -> etree.Element:
+    """The preview of a range's link: `first`, the preview of its first message (linking to
+    the range), made the range's, with the others named after the first one's text."""
+    rest = linked[1:]
+    old, new = previews.preview_id(linked[0][0].n), range_preview_id(linked[0][0].n, linked[-1][0].n)
+    for element in first.iter():
         for name in ("id", "aria-labelledby"):
             if (value := element.get(name)) and value.startswith(old):
                 element.set(name, new + value[len(old):])
@@ -96,25 +90,25 @@ def preview(linked: Sequence[Linked], href: str, limit: int, cited_in: Sequence[
         etree.SubElement(more, "a", {"href": message_href}).text = f"message {message.n}"
         etree.SubElement(more, "span").text = (f" ({SPEAKER_LABELS[message.speaker]})"
                                                + (", " if index < len(rest) - 1 else ""))
-    box.insert(2, more)  # after the first message's text
-    return box
+    first.insert(2, more)  # after the first message's text
+    return first
 
 
 def range_preview_id(first: int, last: int) -> str:
     return f"{previews.preview_id(first)}-{last}"
 
 
-def _figure(linked: Sequence[Linked], kind: str) -> etree.Element:
-    first, last = linked[0][0].n, linked[-1][0].n
+def _figure(messages: Sequence[Message], kind: str) -> etree.Element:
+    first, last = messages[0].n, messages[-1].n
     return etree.Element("figure", {"class": kind, "aria-label": title(first, last)})
 
 
-def _caption(linked: Sequence[Linked], href: str) -> etree.Element:
+def _caption(messages: Sequence[Message], href: str) -> etree.Element:
     """"Messages 49–51 · User and Assistant", linked to the range in the transcript."""
-    first, last = linked[0][0].n, linked[-1][0].n
+    first, last = messages[0].n, messages[-1].n
     caption = etree.Element("figcaption", {"class": "msg-range__caption", **NOT_SEARCHED})
     etree.SubElement(caption, "a", {"href": href}).text = title(first, last)
-    speakers = list(dict.fromkeys(SPEAKER_LABELS[message.speaker] for message, _ in linked))
+    speakers = list(dict.fromkeys(SPEAKER_LABELS[message.speaker] for message in messages))
     caption[0].tail = " · " + (" and ".join(speakers) if len(speakers) < 3
                                else ", ".join(speakers[:-1]) + " and " + speakers[-1])
     return caption
