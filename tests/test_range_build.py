@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from author_project import author_project
 from conftest import attribute, build, built_cleanly, copy_project, found, selected, soup
 
 CITING = "The exchange [msg 5852-5854] in brief.\n\n[msg 5853\u20135855]\n\nLeft alone: `[msg 5852-5853]`.\n"
@@ -119,3 +120,28 @@ def test_the_transcript_page_holds_the_citation_of_each_range_that_begins_on_it(
     texts = [item.get_text(" ", strip=True) for item in panel.select("dd .citation")]
     assert any(text.startswith("Messages 5852\u20135854 of the session transcript") for text in texts), texts
     assert all("transcript/#msg-5852-5854" in text for text in texts), texts
+
+
+def test_a_range_of_a_real_sessions_tool_calls_is_quoted_and_cited(tmp_path):
+    """The orchestrator essay's transcript, imported from a real Claude Code log: a
+    subagent's exchange (its task, a tool call and its output) quoted as one range, and a
+    range beside a paragraph, with only the cited messages on the transcript pages."""
+    project = author_project("orchestrator", tmp_path / "project")
+    page = project / "docs" / "ending.md"
+    page.write_text(page.read_text() + "\nThe subagent's first steps: [msg 20-22].\n\n[msg 16\u201319]\n")
+    site = built_cleanly(project)
+    ending = soup(site / "ending/index.html")
+    quote = selected(ending, "figure.msg-range--full")
+    speakers = [selected(s, "figcaption").get_text().split(" · ")[:2] for s in quote.select(":scope > figure")]
+    assert speakers == [["Message 16", "user"], ["Message 17", "assistant"], ["Message 18", "assistant"],
+                        ["Message 19", "tool"]]
+    assert "/path/to/Demo/todo-app/package.json" in selected(quote, ":scope > figure:nth-of-type(4)").get_text()
+    beside = selected(ending, ".msg-snippets > figure.msg-range")
+    assert [selected(s, "figcaption a").get_text() for s in beside.select(":scope > figure")] == [
+        "Message 20", "Message 21", "Message 22"]
+    transcript = soup(site / "transcript/index.html")
+    anchors = [attribute(span, "id") for span in transcript.select("h2 .msg-range-start")]
+    assert sorted(anchors) == ["msg-16-19", "msg-20-22"]
+    for n in range(16, 23):
+        cited = selected(transcript, f'.msg-item[data-msg="{n}"] .msg-cited-in').get_text()
+        assert "(messages 16–19)" in cited or "(messages 20–22)" in cited, n
