@@ -87,7 +87,6 @@
       className: "msg-cite-button msg-cite-range", textContent: `Cite ${range[1]}\u2013${range[2]}`,
     });
     button.dataset.range = `${range[1]}-${range[2]}`;
-    button.setAttribute("aria-label", `Cite messages ${range[1]} to ${range[2]}`);
     own.after(button);
   };
   rangeButton();

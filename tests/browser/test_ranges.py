@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from browser.site_browser import PHONE, build_site, essay_project, new_page, wait_for_material
+from browser.site_browser import DESKTOP, PHONE, build_site, essay_project, new_page, wait_for_material
+from browser.test_accessibility import axe_violations
 from static_host import StaticHost
 
 
@@ -60,4 +61,22 @@ def test_following_a_range_link_lands_on_its_first_message_and_outlines_the_rang
     assert page.locator("button.msg-cite-range").all_inner_texts() == ["Cite 5855\u20135856"]
     assert page.locator("#msg-cite-panel").count() == 0  # the other range's panel closed with its button
     context.close()
+    assert not problems.all(), problems.all()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_range_its_snippet_and_its_landing_have_no_wcag_aa_violation(browser, range_host, scheme):
+    context, page, problems = new_page(browser, DESKTOP, color_scheme=scheme, origin=range_host.url)
+    page.goto(range_host.url + "conclusion/", wait_until="networkidle")
+    wait_for_material(page)
+    assert page.locator("figure.msg-range").count() == 2
+    found = {"conclusion": axe_violations(page)}
+    page.goto(range_host.url + "transcript/#msg-5852-5854", wait_until="networkidle")
+    wait_for_material(page)
+    page.locator("button.msg-cite-range").click()
+    assert page.locator("#msg-cite-panel").count() == 1
+    page.mouse.move(0, 0)  # the button as it stays open, not as the pointer over it shows it
+    found["transcript"] = axe_violations(page)
+    context.close()
+    assert found == {"conclusion": [], "transcript": []}
     assert not problems.all(), problems.all()
