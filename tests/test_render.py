@@ -201,3 +201,10 @@ def test_every_message_of_a_real_log_renders_at_every_size(path):
         assert "\n" not in one and len(one) <= LINE_CHARS + 2
     if any(m.tool_name for m in messages):
         assert calls > 0
+
+
+@pytest.mark.parametrize("fields", [{"thinking": "why " * 100}, {"text": "words " * 100},
+                                    {"tool_name": "Bash", "tool_input": {"command": "echo " * 100}}])
+def test_a_line_is_one_line_of_at_most_its_width(fields):
+    one = line(message(**fields))
+    assert "\n" not in one and len(one) <= LINE_CHARS + len(ELLIPSIS) and one.endswith(ELLIPSIS)

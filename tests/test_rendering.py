@@ -8,6 +8,7 @@ import itertools
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mkdocs.utils import clean_directory
@@ -100,7 +101,8 @@ def test_every_setting_of_the_pages_tells_kept_entries_from_new_ones(name: str, 
     assert name in LAYOUT_SETTINGS and len(LAYOUT_SETTINGS) == 5  # a new setting: add it here
     layout = layout_of(40, 10)
     settings = TranscriptSettings(messages_per_page=10, context=None)
-    changed = TranscriptLayout(layout.transcript, dataclasses.replace(settings, **{name: value}), [3])
+    change: dict[str, Any] = {name: value}
+    changed = TranscriptLayout(layout.transcript, dataclasses.replace(settings, **change), [3])
     links = _Links(DirectoryPages())
     assert _made_from(changed, links) != _made_from(TranscriptLayout(layout.transcript, settings, [3]), links)
 

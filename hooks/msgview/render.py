@@ -147,7 +147,7 @@ def line(message: Message) -> str:
     if message.tool_name:
         return call_line(message)
     if message.thinking and message.thinking.strip():
-        return "(thinking) " + _first_line(message.thinking)
+        return _first_line(message.thinking, "(thinking) ")
     if message.images:
         return "(an image)" if len(message.images) == 1 else f"({len(message.images)} images)"
     return empty_label(message)
@@ -170,11 +170,11 @@ def _input_line(tool_input: object) -> str:
     return str(tool_input) if tool_input is not None else ""
 
 
-def _first_line(text: str) -> str:
+def _first_line(text: str, mark: str = "") -> str:
     for candidate in text.split("\n", 64):
         if candidate.strip():
-            return shorten(candidate[: 4 * LINE_CHARS], LINE_CHARS)
-    return ""
+            return shorten(mark + candidate[: 4 * LINE_CHARS], LINE_CHARS)
+    return mark
 
 
 def _output_start(text: str, bound: Bound) -> tuple[str, int]:
