@@ -24,12 +24,13 @@ from pathlib import Path
 import yaml
 
 from essaycite.source import ID_LINE_RE, in_fenced_code
+from msgref.tags import TAG_RE
 from sitebuild.config_file import read_config
 from sitebuild.site_config import read_site_config
 
 ROOT = Path(__file__).resolve().parent.parent
 LIST_ITEM_RE = re.compile(r"^(\s*)(?:\d+\.|[-*+])\s+")
-TAG_ALONE_RE = re.compile(r"^\s*\[msg \d+\]\s*$")
+TAG_ALONE_RE = re.compile(rf"^\s*{TAG_RE.pattern}\s*$")
 SLUG_WORDS = 4
 
 
@@ -42,7 +43,7 @@ def essay_pages(config_path: Path) -> list[Path]:
 
 
 def slug(text: str, taken: set[str]) -> str:
-    text = re.sub(r"\[msg \d+\]|\]\([^)]*\)|[*`>\[\]]", " ", text)
+    text = re.sub(rf"{TAG_RE.pattern}|\]\([^)]*\)|[*`>\[\]]", " ", text)
     words = re.findall(r"[a-z0-9]+", text.lower())[:SLUG_WORDS] or ["paragraph"]
     candidate, n = "p-" + "-".join(words), 1
     while candidate in taken:

@@ -38,10 +38,11 @@
       copy(button.dataset.copy, "Citation copied");
       return;
     }
-    // The number is the entry's: one listener and no attribute per button.
+    // The number is the entry's: one listener and no attribute per button; a range's
+    // button says its tag.
     const tag = event.target.closest("button.msg-tag");
     if (tag) {
-      const text = `[msg ${tag.closest(".msg-item").dataset.msg}]`;
+      const text = tag.dataset.tag || `[msg ${tag.closest(".msg-item").dataset.msg}]`;
       copy(text, "Tag copied: " + text);
     }
   });

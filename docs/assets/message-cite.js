@@ -1,6 +1,23 @@
 // A transcript message's "Cite": opens, under the message's heading, the page's one
 // citation panel (written once, as a template) made out for that message; pressed again,
 // or Escape, closes it. The panel's buttons copy as every citation's do (copy.js).
+// A range of messages landed on (#msg-49-51) is outlined, as much of it as the page shows.
+(() => {
+  const RANGE = /^#msg-(\d+)-(\d+)$/;
+  const outline = () => {
+    for (const item of document.querySelectorAll(".msg-item--in-range")) item.classList.remove("msg-item--in-range");
+    const range = RANGE.exec(location.hash);
+    if (!range) return;
+    const [first, last] = [BigInt(range[1]), BigInt(range[2])];
+    for (const item of document.querySelectorAll(".msg-item[data-msg]")) {
+      const n = BigInt(item.dataset.msg);
+      if (n >= first && n <= last) item.classList.add("msg-item--in-range");
+    }
+  };
+  outline();
+  addEventListener("hashchange", outline);
+})();
+
 (() => {
   const template = document.getElementById("msg-cite-template");
   if (!template) return;
@@ -23,6 +40,12 @@
     panel.id = "msg-cite-panel";
     return panel;
   };
+  // A range cited has its citation written out, one template each.
+  const rangePanel = (range) => {
+    const panel = document.getElementById(`msg-cite-range-${range}`).content.firstElementChild.cloneNode(true);
+    panel.id = "msg-cite-panel";
+    return panel;
+  };
 
   // Each message's button says whether its panel is open, from the first it opens.
   const close = () => {
@@ -39,7 +62,7 @@
     const again = open && open.button === button;
     close();
     if (again) return;
-    const panel = madeOut(button.closest(".msg-item").dataset.msg);
+    const panel = button.dataset.range ? rangePanel(button.dataset.range) : madeOut(button.closest(".msg-item").dataset.msg);
     // Right after the heading's line, so that the next Tab stop is the panel's first.
     button.closest(".msg-head").after(panel);
     // A menu of citation styles (cite-style.js) names the style chosen, as every other does.
@@ -49,6 +72,25 @@
     button.setAttribute("aria-controls", panel.id);
     open = { button, panel };
   });
+
+  // A range landed on (#msg-49-51) gets a "Cite" of its own beside its first message's.
+  const rangeButton = () => {
+    for (const button of document.querySelectorAll("button.msg-cite-range")) {
+      if (open && open.button === button) close();
+      button.remove();
+    }
+    const range = /^#msg-(\d+)-(\d+)$/.exec(location.hash);
+    const cited = range && document.getElementById(`msg-cite-range-${range[1]}-${range[2]}`);
+    const own = cited && document.querySelector(`.msg-item[data-msg="${range[1]}"] .msg-cite-button`);
+    if (!own) return;
+    const button = Object.assign(document.createElement("button"), {
+      className: "msg-cite-button msg-cite-range", textContent: `Cite ${range[1]}\u2013${range[2]}`,
+    });
+    button.dataset.range = `${range[1]}-${range[2]}`;
+    own.after(button);
+  };
+  rangeButton();
+  addEventListener("hashchange", rangeButton);
 
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || !open || !open.panel.contains(document.activeElement)) return;

@@ -17,8 +17,9 @@
   const previewOf = (link) => {
     // A passage citing a message, for a "Cited in" link of the transcript.
     if (link.dataset && link.dataset.passage) return document.getElementById(link.dataset.passage);
-    // A message's entry on the transcript, or in the one-page essay's appendix.
-    const match = /#(?:appendix-)?msg-(\d+)$/.exec(link.getAttribute("href") || "");
+    // A message's entry on the transcript, or in the one-page essay's appendix; a range
+    // of messages (#msg-49-51), whose preview is its first message's and names the others.
+    const match = /#(?:appendix-)?msg-(\d+(?:-\d+)?)$/.exec(link.getAttribute("href") || "");
     return match ? document.getElementById("msg-preview-" + match[1]) || entryPreview(link, match[1]) : null;
   };
 

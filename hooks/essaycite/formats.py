@@ -240,10 +240,12 @@ def references(meta: EssayMetadata, part: Part | None = None) -> dict[str, Refer
     return result
 
 
-def message_references(meta: EssayMetadata, number: int, path: str = "transcript/") -> dict[str, Reference]:
+def message_references(meta: EssayMetadata, number: int, path: str = "transcript/",
+                       last: int | None = None) -> dict[str, Reference]:
     """Message `number`'s citation in each style, with its permanent address on the
-    transcript page `path` (MkDocs' `page.url` of the page that holds it)."""
-    return references(meta, meta.message(number, path))
+    transcript page `path` (MkDocs' `page.url` of the page that holds it); with `last`,
+    that of the range of messages `number` to `last`."""
+    return references(meta, meta.message(number, path, last))
 
 
 @dataclass(frozen=True)

@@ -85,8 +85,13 @@ class EssayMetadata:
     def part(self, title: str, path: str = "", anchor: str | None = None) -> Part:
         return Part(title, self.url_for(path, anchor))
 
-    def message(self, number: int, path: str = "transcript/") -> Part:
+    def message(self, number: int, path: str = "transcript/", last: int | None = None) -> Part:
         """Message `number` of the transcript, at its permanent address on the transcript
-        page `path` (MkDocs' `page.url` of the page that holds it)."""
+        page `path` (MkDocs' `page.url` of the page that holds it); or with `last`, the
+        messages `number` to `last`, at their range's address on that page."""
+        if last is not None:
+            return Part(f"Messages {number}\u2013{last} of the Session Transcript",
+                        self.url_for(path, f"msg-{number}-{last}"), short_title=f"Messages {number}\u2013{last}",
+                        by_author=False)
         return Part(f"Message {number} of the Session Transcript", self.url_for(path, f"msg-{number}"),
                     short_title=f"Message {number}", by_author=False)

@@ -29,7 +29,7 @@ from msgview.render import MessageRenderer, Size
 from msgview.text import displayable, shorten
 from transcript.schema import Message
 
-from . import snippets, stranded, tags
+from . import ranges, snippets, stranded, tags
 from .citations import Citation, CitationRegistry
 
 BLOCK_TAGS = {"p", "li", "dd", "dt", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6"}
@@ -40,8 +40,9 @@ EDITORIAL_MARK_CLASS = "editorial-mark"  # marks an editor's note, left out of e
 _STASH_PLACEHOLDER_RE = re.compile("\x02([^\x03]*)\x03")
 _ENTITY_RE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z0-9]+);")
 _RAW_LINK_RE = re.compile(r"<(/?)a\b", re.IGNORECASE)
-# The citations an inline pattern found on a page: each link and the message it cites.
-_Found = list[tuple[etree.Element, Message]]
+# The citations an inline pattern found on a page: each link and the messages it cites,
+# one or a range's.
+_Found = list[tuple[etree.Element, tuple[Message, ...]]]
 # What an inline processor returns: the replacement and where it starts and ends, or Nones.
 _Replacement = tuple[etree.Element | str | None, int | None, int | None]
 
@@ -159,7 +160,10 @@ class TagPattern(InlineProcessor):
         if tags.in_attribute_list(data, m.start(), m.end()) or self._in_raw_link(data[: m.start()]):
             return None, None, None  # left as written, and reported (see `stranded`)
         build = self.extension.build
-        n, line = int(m.group(1)), tags.line_of(m.group("line"))
+        n, last = tags.cited_range(m)
+        line = tags.line_of(m.group("line"))
+        if m.group("last") is not None:
+            return self._range(n, last, line), m.start(0), m.end(0)
         message = build.message(n)
         href = build.href(n, build.page.src) if message else None
         if message is None or href is None:
@@ -167,8 +171,28 @@ class TagPattern(InlineProcessor):
                                   + (": message numbers are 1 or more" if n == 0 else ""))
             return snippets.citation_link(None, n, None), m.start(0), m.end(0)
         link = snippets.citation_link(message, n, href)
-        self.found.append((link, message))
+        self.found.append((link, (message,)))
         return link, m.start(0), m.end(0)
+
+    def _range(self, first: int, last: int, line: int | None) -> etree.Element:
+        """The link of `[msg first-last]`, or the mark of a range refused, reported."""
+        build = self.extension.build
+        linked: dict[int, tuple[Message, str]] = {}
+
+        def held(n: int) -> bool:
+            message = build.message(n)
+            href = build.href(n, build.page.src) if message else None
+            if message is not None and href is not None:
+                linked[n] = (message, href)
+            return n in linked
+
+        if problem := tags.range_problem(first, last, held):
+            self.extension.report(line, problem)
+            return ranges.unresolved(first, last, problem)
+        messages = tuple(message for message, _ in linked.values())
+        link = ranges.link(messages, ranges.range_href(linked[first][1], first, last))
+        self.found.append((link, messages))
+        return link
 
     def _in_raw_link(self, before: str) -> bool:
         """True if `before` opens a link of raw HTML (`<a href=…>`) that it does not close.
@@ -229,24 +253,30 @@ class SnippetPlacer(Treeprocessor):
         found = sorted(self.found, key=lambda f: position.get(f[0], -1))
         self.found.clear()
         page = self.extension.build.page
-        for _, message in found:
-            self.extension.build.citations.link(page.src, message.n)
-        cited = [(link, message, block) for link, message in found
+        for _, messages in found:
+            for message in messages:
+                self.extension.build.citations.link(page.src, message.n)
+            if len(messages) > 1:
+                self.extension.build.citations.link_range(page.src, messages[0].n, messages[-1].n)
+        cited = [(link, messages, block) for link, messages in found
                  if (block := _enclosing_block(link, parents)) is not None]
-        by_block: dict[etree.Element, list[tuple[etree.Element, Message]]] = {}
-        for link, message, block in cited:
-            by_block.setdefault(block, []).append((link, message))
+        by_block: dict[etree.Element, _Found] = {}
+        for link, messages, block in cited:
+            by_block.setdefault(block, []).append((link, messages))
         texts = {block: _plain_text(block, self.md.htmlStash.rawHtmlBlocks) for block in by_block}
-        ids: dict[int, int] = {}
-        for link, message, block in cited:
-            ids[message.n] = ids.get(message.n, 0) + 1
-            anchor = f"cite-{message.n}" + ("" if ids[message.n] == 1 else f"-{ids[message.n]}")
+        ids: dict[str, int] = {}
+        for link, messages, block in cited:
+            first, last = messages[0].n, messages[-1].n
+            cites = f"cite-{first}" + ("" if first == last else f"-{last}")
+            ids[cites] = ids.get(cites, 0) + 1
+            anchor = cites + ("" if ids[cites] == 1 else f"-{ids[cites]}")
             link.set("id", anchor)
             if not page.derived:
                 text = texts[block]
-                self.extension.build.citations.record(Citation(message.n, page.src, anchor,
-                                                               shorten(text, EXCERPT_CHARS),
-                                                               shorten(text, PASSAGE_CHARS)))
+                for message in messages:
+                    self.extension.build.citations.record(Citation(
+                        message.n, page.src, anchor, shorten(text, EXCERPT_CHARS), shorten(text, PASSAGE_CHARS),
+                        cites_range=None if first == last else (first, last)))
         # Quotes and snippets are put in place at the end, each parent's children in one
         # pass: finding each block among its siblings made a page's time grow with the
         # square of its tags.
@@ -266,24 +296,35 @@ class SnippetPlacer(Treeprocessor):
             parent[:] = [element for child in parent
                          for element in (replaced.get(child, child), added.get(child)) if element is not None]
 
-    def _quote(self, block: etree.Element, link: etree.Element, message: Message) -> etree.Element:
-        """The block quote of the whole message that stands for `block`, a tag alone."""
-        build = self.extension.build
-        shown, cut_note = build.shown_whole(message, build.page.src)
-        # Every word, nothing folded away: the author quotes it whole to be read here.
-        body = self._stashed(build.renderer.quotation(shown, Size.PRINT).html)
-        quote = snippets.snippet(shown, body, link.get("href", ""))
-        if cut_note is not None:
-            quote.insert(1, cut_note)  # after the text, before the caption
+    def _quote(self, block: etree.Element, link: etree.Element, messages: tuple[Message, ...]) -> etree.Element:
+        """The block quote of the whole message, or of a range's messages, that stands for
+        `block`, a tag alone."""
+        if len(messages) > 1:
+            build = self.extension.build
+            quote = ranges.quote([self._whole(message, build.href(message.n, build.page.src) or "")
+                                  for message in messages], messages, link.get("href", ""))
+        else:
+            quote = self._whole(messages[0], link.get("href", ""))
+            quote.set("class", quote.get("class", "") + " msg-snippet--full")
         anchor, citation = block.get("id"), link.get("id", "")
         if anchor:  # the paragraph's own anchor stays; the citation's goes on the caption
             quote.set("id", anchor)
             quote[-1][0].set("id", citation)  # the caption's first link
         else:
             quote.set("id", citation)
-        quote.set("class", quote.get("class", "") + " msg-snippet--full")
         _as_written(quote)
         quote.tail = block.tail
+        return quote
+
+    def _whole(self, message: Message, href: str) -> etree.Element:
+        """Message `message` quoted whole, linking to `href`."""
+        build = self.extension.build
+        shown, cut_note = build.shown_whole(message, build.page.src)
+        # Every word, nothing folded away: the author quotes it whole to be read here.
+        body = self._stashed(build.renderer.quotation(shown, Size.PRINT).html)
+        quote = snippets.snippet(shown, body, href)
+        if cut_note is not None:
+            quote.insert(1, cut_note)  # after the text, before the caption
         return quote
 
     def _snippets(self, block: etree.Element, following: etree.Element | None,
@@ -291,7 +332,10 @@ class SnippetPlacer(Treeprocessor):
         """The snippets of the messages `block` cites, to show beside it, if any is shown.
         `following` is the block's next sibling."""
         shown = etree.Element("div", {"class": "msg-snippets"})
-        cited = {message.n: (message, link.get("href", "")) for link, message in citations}
+        cited = {messages[0].n: (messages[0], link.get("href", ""))
+                 for link, messages in citations if len(messages) == 1}
+        cited_ranges = {(messages[0].n, messages[-1].n): (messages, link.get("href", ""))
+                        for link, messages in citations if len(messages) > 1}
         paragraph = _plain_text(block, self.md.htmlStash.rawHtmlBlocks)
         beside = _words(paragraph) + "\n" + _words(self._quotation(following))
         # Nothing shown twice: a message whose text the reader has just read, in the citing
@@ -314,6 +358,14 @@ class SnippetPlacer(Treeprocessor):
             # first end tag of its name, so the <div> around them would end too soon.
             figure.attrib.update(NOT_SEARCHED)
             shown.append(figure)
+        build = self.extension.build
+        for messages, href in cited_ranges.values():
+            figures = []
+            for message in messages:
+                own = build.href(message.n, build.page.src) or ""
+                body = build.renderer.quotation(message, Size.SNIPPET, own)
+                figures.append(snippets.snippet(message, self._stashed(body.html), own))
+            shown.append(ranges.snippet(figures, messages, href))
         _as_written(shown)
         return shown if len(shown) else None
 

@@ -101,9 +101,9 @@ class _Finder(HTMLParser):
 
 def _written_tag(text: str, marker: re.Match[str]) -> str:
     """The tag as written around `marker`; where Markdown took its brackets as a link's
-    or an image's (`[msg N](url)`), the tag of the number before the marker."""
+    or an image's (`[msg N](url)`), the tag of the number, or range, before the marker."""
     for candidate in _MARKED_CANDIDATE_RE.finditer(text):
         if candidate.start("line") - 1 == marker.start():
             return tags.strip_markers(candidate.group("written") + candidate.group("closing"))
-    number = re.search(r"[-+]?\w+$", text[: marker.start()])
+    number = re.search(f"[-+]?\\w+(?:[{tags.RANGE_DASHES}]\\w+)?$", text[: marker.start()])
     return f"[msg {number.group() if number else '?'}]"

@@ -13,12 +13,28 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 # A message number is written in ASCII digits, without a sign or a leading zero.
 # At most 19 digits, as many as the largest message number has (2**63 - 1): a longer
 # number is a near miss, named as such rather than converted (Python refuses to make an
 # int of more than 4,300 digits).
-TAG_RE = re.compile(r"\[msg (0|[1-9][0-9]{0,18})\]")
+_MESSAGE_NUMBER = "(?:0|[1-9][0-9]{0,18})"
+# Consecutive messages are cited as one, `[msg 49-51]` or `[msg 49–51]`: the first and the
+# last number joined by a hyphen or an en dash, without spaces. A range cites at most
+# MAX_RANGE messages, every one of them in the transcript (see `range_problem`).
+RANGE_DASHES = "-\u2013"
+MAX_RANGE = 20
+
+
+def _tag_pattern(before_closing: str = "") -> str:
+    """The one definition of a tag: `[msg N]` or `[msg A-B]`, the numbers in groups
+    `first` and `last` (None for one message); `before_closing` may stand before its `]`."""
+    return (f"\\[msg (?P<first>{_MESSAGE_NUMBER})(?:[{RANGE_DASHES}](?P<last>{_MESSAGE_NUMBER}))?"
+            f"{before_closing}\\]")
+
+
+TAG_RE = re.compile(_tag_pattern())
 
 # Private-use characters: an opening and closing mark, and one per decimal digit.
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
@@ -57,10 +73,49 @@ _DIGIT = "[\\d\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089]"
 _THOUSANDS = "[,.'\u2019 \u00a0\u2009\u202f]"
 _NUMBER = f"[-+]?{_DIGIT}\\w*(?:{_THOUSANDS}{_DIGIT}{{3}}(?!\\w))*"
 _CLOSING = f"(?:{_GAP}{_CLOSE_BRACKET})?"
-CANDIDATE_RE = re.compile(f"{_OPENING}(?P<number>{_NUMBER}){_CLOSING}")
+# What joins the numbers of a range or an attempt at one: any dash or hyphen, a tilde, two
+# or three points, an ellipsis, with or without spaces around it (`[msg 3 - 5]`, `[msg 3—5]`).
+_RANGE_JOIN = f"{_SPACE}*(?:[-\u2010-\u2015\u2212\ufe58\ufe63\uff0d~\u301c]|\\.{{2,3}}|\u2026){_SPACE}*"
+_NUMBERS = f"{_NUMBER}(?:{_RANGE_JOIN}{_NUMBER})?"
+CANDIDATE_RE = re.compile(f"{_OPENING}(?P<number>{_NUMBERS}){_CLOSING}")
 # A tag or near miss as the inline patterns see it, with its marker after the number.
-MARKED_TAG_RE = f"\\[msg (0|[1-9][0-9]{{0,18}})(?:{MARKER_RE})?\\]"
-MARKED_CANDIDATE_RE = f"(?P<written>{_OPENING}{_NUMBER}){MARKER_RE}(?P<closing>{_CLOSING})"
+MARKED_TAG_RE = _tag_pattern(f"(?:{MARKER_RE})?")
+MARKED_CANDIDATE_RE = f"(?P<written>{_OPENING}{_NUMBERS}){MARKER_RE}(?P<closing>{_CLOSING})"
+
+
+def cited_range(tag: re.Match[str]) -> tuple[int, int]:
+    """The first and last message a match of TAG_RE or MARKED_TAG_RE cites: the same
+    number twice for `[msg N]`."""
+    first = int(tag.group("first"))
+    return first, first if tag.group("last") is None else int(tag.group("last"))
+
+
+def tagged(text: str) -> list[tuple[int, int]]:
+    """(first, last) of each tag in `text`, as written (a reversed range too)."""
+    return [cited_range(tag) for tag in TAG_RE.finditer(text)]
+
+
+def link_text(first: int, last: int) -> str:
+    """What a reader sees of a tag: "msg 12", or "msg 49–51" for a range."""
+    return f"msg {first}" if first == last else f"msg {first}\u2013{last}"
+
+
+def range_problem(first: int, last: int, held: Callable[[int], bool]) -> str | None:
+    """What is wrong with the range `[msg first-last]`, or None: it runs forwards, over
+    two to MAX_RANGE numbers, each of a message that `held(n)` says the transcript holds."""
+    written = f"[msg {first}-{last}]"
+    if last < first:
+        return f"{written} runs backwards: write [msg {last}-{first}]"
+    if last == first:
+        return f"{written} is one message: write [msg {first}]"
+    if last - first + 1 > MAX_RANGE:
+        return (f"{written} spans {last - first + 1:,} messages, and a range cites at most {MAX_RANGE}: "
+                "cite fewer, or cite its parts")
+    missing = next((n for n in range(first, last + 1) if not held(n)), None)
+    if missing is not None:
+        return (f"{written}: message {missing} is not in the transcript, and a range cites "
+                "consecutive messages that it holds")
+    return None
 
 
 def marker(line_number: int) -> str:
@@ -123,6 +178,8 @@ def strip_markers(text: str) -> str:
 def near_miss_problem(text: str) -> str:
     """What to tell the author of a near miss such as `[msg5852]`: how it differs from a
     tag, naming any character that cannot be seen by its code point, and the tag to write."""
+    if (joined := _RANGE_RE.search(text)) is not None:
+        return _range_near_miss(text, joined)
     written = _NUMBER_RE.search(text)
     assert written is not None  # every near miss holds one
     number = written.group()
@@ -166,6 +223,28 @@ def near_miss_problem(text: str) -> str:
 
 
 _NUMBER_RE = re.compile(_NUMBER)
+_RANGE_RE = re.compile(f"(?P<first>{_NUMBER})(?P<join>{_RANGE_JOIN})(?P<last>{_NUMBER})")
+_PLAIN_NUMBER_RE = re.compile(_MESSAGE_NUMBER)
+
+
+def _range_near_miss(text: str, joined: re.Match[str]) -> str:
+    """What to tell the author of an attempt at a range, such as `[msg 3 - 5]` or `[msg 3—5]`."""
+    join, ends = joined.group("join"), (joined.group("first"), joined.group("last"))
+    dash = "".join(char for char in join if not _is_invisible(char))
+    found = _look_alikes(text[: joined.start()])
+    if dash != join:
+        found.append("its dash has spaces around it")
+    if dash not in RANGE_DASHES:
+        shown = _code_point(dash) if len(dash) == 1 else repr(dash)
+        found.append(f"{shown} is not a hyphen or an en dash")
+    found += [f"{end!r} is not a message number" for end in ends if not _PLAIN_NUMBER_RE.fullmatch(end)]
+    if "\n" in text:
+        found.append("it is broken across two lines")
+    plain = all(_PLAIN_NUMBER_RE.fullmatch(end) for end in ends)
+    first, last = sorted(int(end) for end in ends) if plain else (0, 0)
+    advice = f"; write [msg {first}-{last}]" if 0 < first < last else ""
+    shown_text = "".join(_visible(char) for char in text)
+    return f"'{shown_text}' looks like a message tag" + (f", but {' and '.join(found)}" if found else "") + advice
 _THOUSANDS_RE = re.compile(_THOUSANDS)
 
 

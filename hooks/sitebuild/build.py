@@ -198,7 +198,12 @@ class SiteBuild:
         if src not in self.rendering.sources:
             return None
         index = self.rendering.sources.index(src)
-        return MessageAnchors(self.layout.pages[index]), self.rendering.entries(src).contents
+        anchors = MessageAnchors(self.layout.pages[index], set(self._ranges_from(src)))
+        return anchors, self.rendering.entries(src).contents
+
+    def _ranges_from(self, src: str) -> list[tuple[int, int]]:
+        """The ranges cited that begin on transcript page `src`, in order."""
+        return sorted(cited for cited in self.records.citations.cited_ranges() if self.layout.src_of(cited[0]) == src)
 
     def page_written(self, src: str, output: str) -> str:
         """A page as the generator writes it, its theme around it: a page that cites messages
@@ -211,7 +216,8 @@ class SiteBuild:
             output = output.replace(PDF_SLOT, self.essay.pdf_link(src), 1)
         if src not in self.rendering.sources:
             return output
-        panel = self.essay.message_cite_template(src) if self.essay else ""
+        panel = (self.essay.message_cite_template(src) + self.essay.range_cite_templates(src, self._ranges_from(src))
+                 if self.essay else "")
         entries = self.rendering.entries(src)
         self._publish_images(entries.images)
         output = output.replace(ENTRIES_SLOT, self.links.entries_html(src, entries) + panel, 1)

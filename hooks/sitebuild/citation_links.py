@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from msgref import previews
+from msgref import previews, ranges
 from msgref.citations import Citation
 from msgview.html import to_html
 from msgview.render import MessageRenderer, Size
@@ -43,6 +43,15 @@ class CitationLinks:
             cited_in = [(self._records.title_of(c.page), link_for(c)) for c in self._cited.get(n, [])]
             body = self._renderer.quotation(message, Size.PREVIEW)
             shown.append(previews.preview(message, body, href, cited_in))
+        for first, last in self._records.citations.ranges_from(src):
+            linked = [(message, href) for n in range(first, last + 1)
+                      if (message := self._layout.transcript.get(n)) and (href := self._message_href(n, src))]
+            if len(linked) == last - first + 1:  # as the page's conversion found it
+                cited_in = [(self._records.title_of(c.page), link_for(c)) for c in self._cited.get(first, [])
+                            if c.cites_range == (first, last)]
+                message, href = linked[0][0], ranges.range_href(linked[0][1], first, last)
+                body = self._renderer.quotation(message, Size.PREVIEW)
+                shown.append(ranges.preview(previews.preview(message, body, href, cited_in), linked))
         return to_html(previews.previews_block(shown)) if shown else ""
 
     def entries_html(self, src: str, entries: PageEntries) -> str:

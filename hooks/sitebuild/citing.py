@@ -140,16 +140,32 @@ class CitableEssay:
         template.append(self._message_panel(hole, url))
         return to_html(template)
 
-    def _message_panel(self, n: int, page_url: str) -> etree.Element:
-        """How to cite message n of the transcript page at `page_url`, as the panel its
-        "Cite" opens: its tag, its permanent address and its citation in each style."""
-        panel = self._message_box(n, page_url)
+    def range_cite_templates(self, src: str, ranges: list[tuple[int, int]]) -> str:
+        """How to cite each range of messages cited that begins on transcript page `src`:
+        a template each, `msg-cite-range-A-B`, which the page's script (assets/message-cite.js)
+        opens from the range's own "Cite" when a reader lands on the range."""
+        url = self._url(src)
+        templates = []
+        for first, last in ranges:
+            template = etree.Element("template", {"id": f"{MESSAGE_CITE_TEMPLATE.removesuffix('-template')}"
+                                                        f"-range-{first}-{last}"})
+            template.append(self._message_panel(first, url, last))
+            templates.append(to_html(template))
+        return "".join(templates)
+
+    def _message_panel(self, n: int, page_url: str, last: int | None = None) -> etree.Element:
+        """How to cite message n (or the messages n to `last`) of the transcript page at
+        `page_url`, as the panel its "Cite" opens: its tag, its permanent address and its
+        citation in each style."""
+        panel = self._message_box(n, page_url, last=last)
         panel.tag, panel[0].tag = "div", "p"  # opened by the message's button, not by a summary
         panel.set("class", "msg-cite-panel")
         panel[0].set("class", "msg-cite-panel__title")
         # The tag that cites the message in an essay of this tool (copy.js copies it).
         tag = etree.Element("p", {"class": "msg-cite-panel__tag"})
-        etree.SubElement(tag, "button", {"type": "button", "class": "msg-tag"}).text = f"Copy [msg {n}]"
+        written = f"[msg {n}]" if last is None else f"[msg {n}-{last}]"
+        copied = {"type": "button", "class": "msg-tag", **({} if last is None else {"data-tag": written})}
+        etree.SubElement(tag, "button", copied).text = f"Copy {written}"
         panel.insert(1, tag)
         return panel
 
@@ -198,12 +214,14 @@ class CitableEssay:
     def _url(self, src: str) -> str:
         return self._pages.url(src) or ""
 
-    def _message_box(self, n: int, page_url: str, searched: bool = False) -> etree.Element:
-        """How to cite message n, shown on the transcript page at `page_url`: its permanent
-        address and its citation in each style; the site's search finds it only if
-        `searched` (as an example on "How to cite")."""
-        return cite_box("Cite this message", message_references(self.meta, n, page_url), [],
-                        address=self.meta.url_for(page_url, f"msg-{n}"), searched=searched)
+    def _message_box(self, n: int, page_url: str, searched: bool = False, last: int | None = None) -> etree.Element:
+        """How to cite message n (or the messages n to `last`), shown on the transcript page
+        at `page_url`: its permanent address and its citation in each style; the site's
+        search finds it only if `searched` (as an example on "How to cite")."""
+        anchor, summary = (f"msg-{n}", "Cite this message") if last is None else (f"msg-{n}-{last}",
+                                                                                  "Cite these messages")
+        return cite_box(summary, message_references(self.meta, n, page_url, last), [],
+                        address=self.meta.url_for(page_url, anchor), searched=searched)
 
     def _links(self, src: str) -> list[tuple[str, str]]:
         """Links from page `src` to the whole essay's downloads, its PDF and the "How to cite" page."""

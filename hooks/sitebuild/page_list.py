@@ -23,7 +23,7 @@ from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 
 from essaycite.source import FRONT_MATTER_RE, in_fenced_code, lines_outside_code
-from msgref.tags import TAG_RE
+from msgref.tags import TAG_RE, cited_range, link_text
 
 from .records import title_from_file_name
 from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE
@@ -122,7 +122,7 @@ def page_title(markdown: str, src: str) -> str:
     its file's name as words."""
     for line in lines_outside_code(FRONT_MATTER_RE.sub("", markdown, count=1)):
         if found := _TITLE_RE.match(line):
-            return re.sub(r"([\[\]])", r"\\\1", TAG_RE.sub(r"msg \1", found.group(1)))
+            return re.sub(r"([\[\]])", r"\\\1", TAG_RE.sub(lambda tag: link_text(*cited_range(tag)), found.group(1)))
     return title_from_file_name(src)
 
 

@@ -13,7 +13,7 @@ import posixpath
 from collections.abc import Container, Iterable, Sequence
 from typing import Protocol
 
-from msgref.tags import TAG_RE
+from msgref.tags import MAX_RANGE, tagged
 from msgview.text import displayable_utf8
 from transcript.schema import Message, MessageSource
 
@@ -45,8 +45,14 @@ class LayoutSettings(Protocol):
 
 
 def cited_numbers(markdown_texts: Iterable[str]) -> set[int]:
-    """Every message number tagged in the texts (tags in code too: a few extra shown is harmless)."""
-    return {int(n) for text in markdown_texts for n in TAG_RE.findall(text)}
+    """Every message number tagged in the texts, each of a range (tags in code too: a few
+    extra shown is harmless). A range too long or reversed, which the build refuses,
+    gives its two ends alone."""
+    numbers: set[int] = set()
+    for text in markdown_texts:
+        for first, last in tagged(text):
+            numbers.update(range(first, last + 1) if last - first < MAX_RANGE else (first, last))
+    return numbers
 
 
 def page_src(folder: str, index: int) -> str:
@@ -66,15 +72,20 @@ def search_folder(folder: str) -> str:
 
 class MessageAnchors(Container[str]):
     """The ids of the headings of the messages `numbers` (ascending), `msg-N`, answered
-    without a string for each: a page of a whole session may hold a million."""
+    without a string for each: a page of a whole session may hold a million; and of the
+    ranges cited that begin on the page, `msg-A-B`, which a cited message's heading holds."""
 
-    def __init__(self, numbers: Sequence[int]):
-        self._numbers = numbers
+    def __init__(self, numbers: Sequence[int], ranges: Container[tuple[int, int]] = ()):
+        self._numbers, self._ranges = numbers, ranges
 
     def __contains__(self, anchor: object) -> bool:
         digits = anchor[4:] if isinstance(anchor, str) and anchor.startswith("msg-") else ""
-        if not (digits.isascii() and digits.isdigit()) or str(n := int(digits)) != digits:
+        first, dash, last = digits.partition("-")
+        if dash:
+            return _plain_number(first) and _plain_number(last) and (int(first), int(last)) in self._ranges
+        if not _plain_number(digits):
             return False  # "msg-007" is no heading's id
+        n = int(digits)
         at = bisect.bisect_left(self._numbers, n)
         return at < len(self._numbers) and self._numbers[at] == n
 
@@ -183,6 +194,10 @@ class TranscriptLayout:
         if target == from_page:
             return f"#msg-{n}"
         return posixpath.relpath(target, posixpath.dirname(from_page) or ".") + f"#msg-{n}"
+
+
+def _plain_number(digits: str) -> bool:
+    return digits.isascii() and digits.isdigit() and str(int(digits)) == digits
 
 
 def _window(numbers: Sequence[int], cited: Iterable[int], context: int) -> tuple[list[int], int]:

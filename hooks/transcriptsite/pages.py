@@ -86,6 +86,14 @@ def _passage_preview(ident: str, title: str, passage: str, href: str) -> etree.E
     return box
 
 
+def _range_anchors(n: int, citations: Sequence[Citation]) -> str:
+    """The anchors of the ranges cited that begin with message n, in its heading: a link to
+    one lands there, and the page's script (assets/message-cite.js) outlines the range."""
+    starting = dict.fromkeys(c.cites_range for c in citations if c.cites_range and c.cites_range[0] == n)
+    return "".join(f'<span class="msg-range-start" id="msg-{first}-{last}" data-last="{last}"></span>'
+                   for first, last in filter(None, starting))
+
+
 def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[Citation], str],
                   title_of: Callable[[str], str]) -> Callable[[int, int], str]:
     """What fills the holes of a page's entries (`PageEntries.filled`) but the map's:
@@ -97,7 +105,7 @@ def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[C
         if kind == ITEM:
             return " msg-item--cited" if citations else ""
         if kind == BADGE:
-            return _BADGE if citations else ""
+            return _BADGE + _range_anchors(n, citations) if citations else ""
         return _cited_in(citations) if citations else ""
 
     previews = itertools.count(1)  # the page's previews of citing passages, numbered
@@ -113,7 +121,8 @@ def cited_in_fill(cited: Mapping[int, Sequence[Citation]], link_for: Callable[[C
             href, title = link_for(citation), title_of(citation.page)
             link = etree.SubElement(item, "a", {"href": href})
             link.text = title
-            link.tail = f": “{citation.excerpt}”"
+            cites = f" (messages {citation.cites_range[0]}–{citation.cites_range[1]})" if citation.cites_range else ""
+            link.tail = f"{cites}: “{citation.excerpt}”"
             if citation.passage:
                 ident = f"passage-{next(previews)}"
                 link.set("data-passage", ident)  # not data-preview: the theme fetches the site map for those

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from msgref.tags import TAG_RE
+from msgref.tags import TAG_RE, cited_range, link_text
 from sitebuild.config_file import read_config
 from sitebuild.settings import TranscriptSettings, read_settings
 
@@ -45,7 +45,8 @@ def compile_hooks() -> None:
 def with_plain_links(markdown: str, transcript_page: str = "transcript/index.md") -> str:
     """The same Markdown with every `[msg N]` tag written as a plain link."""
     # "&#32;" shows as a space: the link reads "msg N" without being a tag or a near miss.
-    return TAG_RE.sub(lambda m: f"[msg&#32;{m.group(1)}]({transcript_page}#msg-{m.group(1)})", markdown)
+    return TAG_RE.sub(lambda m: f"[{link_text(*cited_range(m)).replace(' ', '&#32;')}]"
+                                f"({transcript_page}#msg-{m.group('first')})", markdown)
 
 
 def _write_config(folder: Path, config: dict) -> None:
