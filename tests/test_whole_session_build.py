@@ -19,6 +19,7 @@ from bs4 import BeautifulSoup
 from conftest import entry_of, forking, mkdocs, selected
 from message_index_reader import BuiltIndex
 from sitebuild.rendering import IN_WORKER_MIN_MESSAGES
+from transcript import second_opinion
 
 HOOK = Path(__file__).resolve().parent.parent / "hooks" / "mkdocs_hook.py"
 MESSAGES = IN_WORKER_MIN_MESSAGES + 200
@@ -115,7 +116,7 @@ def test_the_essay_links_to_messages_on_any_page(sites):
 def _second_opinion(pid: int) -> bool:
     """Whether the process is the second opinion's (`python -m transcript.second_opinion`)."""
     try:
-        return b"\0msgref.second_opinion" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        return b"\0" + second_opinion.__name__.encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
 
