@@ -103,13 +103,16 @@ def test_the_empty_message_is_marked_as_empty(convert):
 
 
 def test_a_long_message_is_shortened_in_the_snippet(convert):
-    body = convert("Long [msg 4].").select_one(".msg-snippet .msg-body")
+    figure = convert("Long [msg 4].").select_one(".msg-snippet")
+    body = figure.select_one(".msg-body")
     text = body.p.text
     assert text.endswith("…") and len(text) < 300
-    note = body.select_one(".msg-cut")
     left_out = len(str(MESSAGES[3]["text"])) - len(text) + 2  # the cut's " …" is not the message's
-    assert note.text == f"Shortened here: {left_out:,} more characters. Read the whole message"
-    assert note.a["href"] == "transcript.md#msg-4"
+    assert body.select_one(".msg-cut").text == f"Shortened here: {left_out:,} more characters."
+    # The link is the page's own element, which the generator gives the page's address.
+    more = figure.select_one(".msg-cut--link a")
+    assert more.text == "Read the whole message" and more["href"] == "transcript.md#msg-4"
+    assert figure.select(".msg-body a") == []
 
 
 def test_a_tag_alone_on_its_line_is_a_full_block_quote(convert):

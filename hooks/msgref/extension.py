@@ -351,8 +351,8 @@ class SnippetPlacer(Treeprocessor):
             )
             done.update([n, *(other.n for other, _ in together)])
             shown_with = tuple(other.n for other, _ in together)
-            body = self.extension.build.renderer.quotation(message, Size.SNIPPET, href, shown_with)
-            figure = snippets.snippet(message, self._stashed(body.html), href, together=together)
+            body = self.extension.build.renderer.quotation(message, Size.SNIPPET, shown_with=shown_with)
+            figure = snippets.snippet(message, self._stashed(body.html), href, together, body.shortened)
             # Beside the paragraph, the text is the transcript's or, described, the essay's
             # own. Marked on each figure: Material's search ends a left-out element at the
             # first end tag of its name, so the <div> around them would end too soon.
@@ -363,8 +363,8 @@ class SnippetPlacer(Treeprocessor):
             figures = []
             for message in messages:
                 own = build.href(message.n, build.page.src) or ""
-                body = build.renderer.quotation(message, Size.SNIPPET, own)
-                figures.append(snippets.snippet(message, self._stashed(body.html), own))
+                body = build.renderer.quotation(message, Size.SNIPPET)
+                figures.append(snippets.snippet(message, self._stashed(body.html), own, shortened=body.shortened))
             shown.append(ranges.snippet(figures, messages, href))
         _as_written(shown)
         return shown if len(shown) else None

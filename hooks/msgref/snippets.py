@@ -10,6 +10,7 @@ import xml.etree.ElementTree as etree
 
 from msgview.html import NOT_SEARCHED
 from msgview.labels import SPEAKER_LABELS, provenance_label
+from msgview.render import READ_WHOLE
 from transcript.schema import Message
 
 
@@ -28,15 +29,19 @@ def citation_link(message: Message | None, n: int, href: str | None) -> etree.El
 
 
 def snippet(message: Message, body: etree.Element, href: str,
-            together: tuple[tuple[Message, str], ...] = ()) -> etree.Element:
-    """A message shown in an essay page: its `body`, as the renderer made it, and a
-    caption linking to the transcript.
+            together: tuple[tuple[Message, str], ...] = (), shortened: bool = False) -> etree.Element:
+    """A message shown in an essay page: its `body`, as the renderer made it, a link to
+    the whole message if the body is `shortened`, and a caption linking to the transcript.
+    The links are the page's own elements, so that the generator makes their addresses.
 
     `together` holds (message, href) pairs that share this message's description and are
     shown under it rather than repeated.
     """
     figure = etree.Element("figure", {"class": f"msg-snippet msg-snippet--{message.provenance}"})
     figure.append(body)
+    if shortened:
+        more = etree.SubElement(figure, "p", {"class": "msg-cut msg-cut--link", **NOT_SEARCHED})
+        etree.SubElement(more, "a", {"href": href}).text = READ_WHOLE
     caption = etree.SubElement(figure, "figcaption", {"class": "msg-snippet__caption", **NOT_SEARCHED})
     for index, (shown, link_to) in enumerate([(message, href), *together]):
         link = etree.SubElement(caption, "a", {"href": link_to})
