@@ -4,7 +4,7 @@ import pytest
 
 import benchmark
 from conftest import message_in
-from msgref.tags import TAG_RE
+from msgref.tags import TAG_RE, tagged
 from perf import claude_log, project, report, synthetic, whole_session
 from perf.measure import PageStats, Run
 from transcript.reader import load_transcript
@@ -26,7 +26,7 @@ def test_a_synthetic_transcript_loads_and_has_the_size_mix(tmp_path):
 def test_the_essay_has_the_requested_pages_and_references():
     essay = synthetic.make_essay(500, pages=10, references=200)
     assert len(essay.pages) == 10
-    tags = [int(n) for text in essay.pages.values() for n in TAG_RE.findall(text)]
+    tags = [first for text in essay.pages.values() for first, _ in tagged(text)]
     assert len(tags) == 200 and tags == essay.cited and all(1 <= n <= 500 for n in tags)
     # Each page has one tag alone on its line, shown as a block quote.
     assert all(any(TAG_RE.fullmatch(block) for block in text.split("\n\n")) for text in essay.pages.values())

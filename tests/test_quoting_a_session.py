@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from author_project import author_project
-from conftest import built_cleanly, selected
+from conftest import attribute, built_cleanly, selected
 
 
 @pytest.fixture(scope="module")
@@ -19,11 +19,11 @@ def site(tmp_path_factory) -> Path:
     return built_cleanly(author_project("reviewhelper", tmp_path_factory.mktemp("quoting") / "project"))
 
 
-def page(site: Path, name: str) -> BeautifulSoup:
+def page(site, name):
     return BeautifulSoup((site / name / "index.html").read_text(encoding="utf-8"), "html.parser")
 
 
-def figure_of(soup: BeautifulSoup, n: int):
+def figure_of(soup, n):
     """The figure that quotes message n beside its paragraph, or whole on its own line."""
     for figure in soup.select("article figure.msg-snippet"):
         if figure.figcaption.a.get_text() == f"Message {n}":
@@ -82,12 +82,12 @@ def test_an_ide_selection_is_a_note(site):
 def test_a_range_of_three_is_one_quote_of_the_exchange(site):
     soup = page(site, "building")
     quote = selected(soup, "article figure.msg-range")
-    captions = [figure.figcaption.get_text(" ", strip=True) for figure in quote.select("figure.msg-snippet")]
+    figures = quote.select("figure.msg-snippet")
+    captions = [selected(figure, "figcaption").get_text(" ", strip=True) for figure in figures]
     assert captions == ["Message 36 · assistant · quoted verbatim", "Message 37 · tool · quoted verbatim",
                         "Message 38 · assistant · quoted verbatim"]
     assert selected(quote, ".msg-range__caption").get_text(" ", strip=True).startswith("Messages 36–38")
-    link = selected(quote, ".msg-range__caption a")
-    assert link["href"].endswith("#msg-36-38")
+    assert attribute(selected(quote, ".msg-range__caption a"), "href").endswith("#msg-36-38")
 
 
 def test_the_slash_command_that_opens_a_session_is_quoted_as_one(tmp_path):

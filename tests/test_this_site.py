@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 
 from conftest import ROOT, soup
 from essaycite.source import lines_outside_code
-from msgref.tags import TAG_RE
+from msgref.tags import TAG_RE, tagged
 from sitebuild.config_file import read_config
 from sitebuild.site_config import SiteConfig, read_site_config
 from sitebuild.urls import directory_url
@@ -36,7 +36,8 @@ def html_of(built: Path, src: str) -> Path:
 def cited_in_source(src: str) -> set[int]:
     """The messages a page's Markdown cites, outside fenced and inline code."""
     prose = "\n".join(lines_outside_code((DOCS / src).read_text(encoding="utf-8")))
-    return {int(n) for n in TAG_RE.findall(ESCAPED_TAG_RE.sub("", INLINE_CODE_RE.sub("", prose)))}
+    return {n for first, last in tagged(ESCAPED_TAG_RE.sub("", INLINE_CODE_RE.sub("", prose)))
+            for n in range(first, last + 1)}
 
 
 def outside_code(page: BeautifulSoup) -> str:
