@@ -187,9 +187,11 @@ _HEADING = ('" data-msg="{n}"><div class="msg-head"><h2 id="msg-{n}"><a class="m
 _HEAD_END = '</h2>{origin}{time}<button class="msg-cite-button">Cite</button></div>'
 _ENTRY = '<div class="msg-entry msg-entry--{kind}">{content}</div>'
 _ITEM_END = "</div>"
-# Hides the tool calls, their outputs and the thinking (essay.css), where a page has some.
+# Hides the tool calls, their outputs and the thinking (essay.css), where a page has some;
+# its note says when a link to what it hides turned it off (assets/dialogue-switch.js).
 _DIALOGUE_SWITCH = ('<p class="msg-switch"><label><input type="checkbox" id="dialogue-only"> '
-                    "Dialogue only: hide tool calls, their outputs and thinking</label></p>")
+                    "Dialogue only: hide tool calls, their outputs and thinking</label>"
+                    '<span class="msg-switch__note" role="status"></span></p>')
 
 
 def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str, links: SiteLinks,
