@@ -23,6 +23,7 @@ from .images import image_src
 from .message_index import PageIndex, SearchRecord, page_index
 from .message_markdown import MessageMarkdown
 from .schema import Message
+from .search_text import searchable_text
 from .transcript_layout import TranscriptLayout, search_folder
 from .transcript_map import MAP_SLOT
 from .transcript_nav import absent_note, pager, search_form
@@ -161,7 +162,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
         if len(chunk) <= CONTENTS_MAX_MESSAGES:
             headings.append((f"msg-{n}", title))
         if layout.search:
-            search.append(SearchRecord(n, title, snippets.shown_text(shown)))
+            search.append(SearchRecord(n, title, snippets.shown_text(shown), searchable_text(shown)))
     after_last = layout.positions[-1] + 1 if layout.positions else 0
     if index == len(layout.pages) - 1 and after_last < len(numbers):
         add(_gap(numbers, after_last, len(numbers) - 1))
