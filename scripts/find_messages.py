@@ -27,10 +27,10 @@ from typing import TextIO
 import yaml
 
 from message_search import Query, first_line, messages_in, printable, short_time
-from msgref.schema import SPEAKERS, Message
-from msgref.transcript import TranscriptError
 from sitebuild.config_file import read_config
 from sitebuild.settings import SettingsError, TranscriptSettings, read_settings
+from transcript.reader import TranscriptError
+from transcript.schema import SPEAKERS, Message
 
 EXIT_FOUND, EXIT_NOT_FOUND = 0, 1  # 1 also for a transcript that cannot be read; 2, argparse's, for wrong usage
 EXIT_INTERRUPTED = 130

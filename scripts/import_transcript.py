@@ -6,7 +6,7 @@
 Reads Claude Code session logs (JSON Lines, or a {"loglines": [...]} export), Codex
 CLI rollouts, Gemini CLI sessions, OpenAI chat-message lists and ShareGPT conversations, numbers their
 messages by the rule in scripts/README.md, redacts secrets (sealing each line it redacted, so
-that the site build need not redact it again: see msgref.seal), keeps the log's images
+that the site build need not redact it again: see transcript.seal), keeps the log's images
 in a folder beside the output (transcript_formats.images; not with --no-images), and
 replaces the output file and that folder only once the whole log has been read and the
 report written. It never writes over the log (by any name), replaces nothing but a
@@ -28,13 +28,13 @@ import stat
 import sys
 import tempfile
 
-from msgref.home_folder import HomeShortener, names_in, owner
-from msgref.redact import Redactor
-from msgref.schema import LOG_TEXT_FIELDS, record_of
-from msgref.seal import sealed
-from msgref.secret_patterns import PatternTimeout
-from msgref.transcript import file_kind
 from sitebuild.files import replaced_when_done
+from transcript.home_folder import HomeShortener, names_in, owner
+from transcript.reader import file_kind
+from transcript.redact import Redactor
+from transcript.schema import LOG_TEXT_FIELDS, record_of
+from transcript.seal import sealed
+from transcript.secret_patterns import PatternTimeout
 from transcript_formats import FORMAT_NAMES, FORMAT_TITLES, LogError, ReadStats, detect, read_messages
 from transcript_formats.common import LogMessage
 from transcript_formats.images import NO_FOLDER, NO_IMAGES_OPTION, ImageFolder, LeftOut, kept_images
@@ -257,7 +257,7 @@ def import_log(source: str, output: str, format_name: str, redactor: Redactor | 
     """Read the log at `source` and write its transcript to `output`, its images to the
     folder beside it (unless not `keep_images`) and its report to `report_path` (or the
     standard error), or raise LogError leaving all as they were. The owner's home folder
-    is written `~` (see msgref.home_folder), unless `keep_home`."""
+    is written `~` (see transcript.home_folder), unless `keep_home`."""
     file = _open_log(source)
     with file:
         _check_outputs(file, source, output, report_path)

@@ -21,12 +21,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from msgref.transcript_layout import page_src
 from sitebuild.config_file import read_config
 from sitebuild.how_to_cite import example_section
 from sitebuild.site_config import read_site_config
 from sitebuild.urls import directory_url
 from static_host import StaticHost
+from transcriptsite.layout import page_src
 
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"

@@ -1,6 +1,6 @@
 """The messages of a transcript file read one line at a time, and the filters that pick some.
 
-Each line is checked as the site build checks it (msgref.transcript), so a line the
+Each line is checked as the site build checks it (transcript.reader), so a line the
 build would refuse is named here too, by file and line. Only the line being read is
 held in memory: a transcript of any length is searched in the memory of its longest
 message. Checks of the whole file (a message number defined twice, `described_with`
@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from msgref.schema import Message, message_from_record
-from msgref.transcript import TranscriptError, checked_record, file_version
+from transcript.reader import TranscriptError, checked_record, file_version
+from transcript.schema import Message, message_from_record
 
 # Long lines (tool outputs of hundreds of kilobytes) are read in a few calls, as the build reads them.
 _READ_BUFFER_BYTES = 1 << 20

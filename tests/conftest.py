@@ -18,7 +18,7 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from author_project import PROJECTS, ROOT, author_project, this_project
-from msgref.schema import Message, MessageSource
+from transcript.schema import Message, MessageSource
 
 ESSAY = PROJECTS / "silence"
 SOURCE_TEXT = ESSAY / "docs" / "source-text.txt"

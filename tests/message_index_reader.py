@@ -9,7 +9,7 @@ import posixpath
 from pathlib import Path
 from typing import Any
 
-from msgref.message_index import INDEX_FILE, LOADED, shard_name, words
+from transcriptsite.message_index import INDEX_FILE, LOADED, shard_name, words
 
 
 def data_of(path: Path) -> Any:

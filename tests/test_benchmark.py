@@ -5,9 +5,9 @@ import pytest
 import benchmark
 from conftest import message_in
 from msgref.tags import TAG_RE
-from msgref.transcript import load_transcript
 from perf import claude_log, project, report, search_index, synthetic, whole_session
 from perf.measure import PageStats, Run
+from transcript.reader import load_transcript
 
 
 def test_a_synthetic_transcript_loads_and_has_the_size_mix(tmp_path):

@@ -1,5 +1,5 @@
 """Bidirectional controls and the character references that write them or a control
-character (msgref.hidden_characters): found wherever text is HTML, and shown by their
+character (msgview.hidden_characters): found wherever text is HTML, and shown by their
 code points in a message's Markdown, but in code, which shows what was written."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import selected
-from msgref.hidden_characters import BIDI_RE, hidden_reference, holds_bidi_control
-from msgref.message_markdown import MessageMarkdown
-from msgref.snippets import displayable
-from msgref.tool_views import tool_call_html
+from msgview.hidden_characters import BIDI_RE, hidden_reference, holds_bidi_control
+from msgview.message_markdown import MessageMarkdown
+from msgview.text import displayable
+from msgview.tool_views import tool_call_html
 
 
 def test_the_quick_look_for_bidirectional_controls_finds_what_the_expression_finds():

@@ -11,9 +11,9 @@ import pytest
 
 import import_transcript
 from conftest import build
-from msgref.home_folder import HomeShortener, first_line_with_home, names_in, owner
-from msgref.redact import Redactor
-from msgref.seal import SealCheck
+from transcript.home_folder import HomeShortener, first_line_with_home, names_in, owner
+from transcript.redact import Redactor
+from transcript.seal import SealCheck
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_LOG = ROOT / "tests" / "data" / "transcripts" / "claude-code-log_image_edit_bash.jsonl"

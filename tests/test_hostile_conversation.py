@@ -1,4 +1,4 @@
-"""A transcript page's messages (msgref.conversation, message_markdown, tool_views) as a
+"""A transcript page's messages (msgview.conversation, message_markdown, tool_views) as a
 careless or hostile session log gives them: what it holds renders as text, never as live
 HTML; no input raises or stalls the build; and what would cost more than linear time is
 not computed (these tests bound the work done, not the time: speed is benchmarked apart)."""
@@ -12,11 +12,11 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import selected
-from msgref import message_markdown, tool_views
-from msgref.conversation import ConversationView
-from msgref.message_markdown import MessageMarkdown, plain_paragraphs, too_costly
-from msgref.schema import Message
-from msgref.tool_views import DIFFED_LINES, TODO_ITEMS, lexer_for, tool_call_html
+from msgview import message_markdown, tool_views
+from msgview.conversation import ConversationView
+from msgview.message_markdown import MessageMarkdown, plain_paragraphs, too_costly
+from msgview.tool_views import DIFFED_LINES, TODO_ITEMS, lexer_for, tool_call_html
+from transcript.schema import Message
 
 MARKDOWN = MessageMarkdown()
 

@@ -16,9 +16,9 @@ from bs4 import BeautifulSoup
 
 from conftest import build, entry_of, selected, soup
 from essaycite.cff import what_differs
-from msgref.fence_options import LINE_NUMBER_DIGITS, highlighted_ranges
-from msgref.message_markdown import MessageMarkdown
-from msgref.tool_views import DIFFED_CALL_LINES, DIFFED_EDITS, DIFFED_LINES, tool_call_html
+from msgview.fence_options import LINE_NUMBER_DIGITS, highlighted_ranges
+from msgview.message_markdown import MessageMarkdown
+from msgview.tool_views import DIFFED_CALL_LINES, DIFFED_EDITS, DIFFED_LINES, tool_call_html
 from sitebuild.config_file import read_config
 from sitebuild.settings import (
     PROBLEM_CHARS,

@@ -19,9 +19,9 @@ import threading
 import pytest
 
 from image_bytes import png
-from msgref.transcript import load_transcript
 from test_hostile_transcripts import run_unprivileged
 from test_import_transcript import SAMPLES, SCRIPT, run_cli
+from transcript.reader import load_transcript
 
 SAMPLE = SAMPLES / "claude-code-transcripts_sample_session.jsonl"
 SECRET_KEY = "sk-ant-" + "api03-" + "k" * 40  # fake, built at run time

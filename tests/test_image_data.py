@@ -1,4 +1,4 @@
-"""An image as the site publishes it (`msgref.image_data`): its text and location left
+"""An image as the site publishes it (`transcript.image_data`): its text and location left
 out a chunk at a time, every chunk of its pixels byte for byte as it was, its size in
 pixels read from its headers; an image whose chunks run past its end is refused."""
 
@@ -25,7 +25,7 @@ from image_bytes import (
     webp,
     webp_chunks,
 )
-from msgref.image_data import ImageDataError, pixels_problem, published_image, size_problem
+from transcript.image_data import ImageDataError, pixels_problem, published_image, size_problem
 
 
 def assert_clean(data: bytes) -> None:

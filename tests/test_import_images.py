@@ -18,13 +18,13 @@ import pytest
 
 import import_transcript
 from image_bytes import jpeg, jpeg_metadata, png, png_chunk, png_chunks, png_text_chunks
-from msgref.images import image_kind, image_problem
-from msgref.redact import Redactor
-from msgref.schema import IMAGE_NAME_RE, MAX_IMAGES
-from msgref.seal import SealCheck
-from msgref.transcript import load_transcript
 from test_import_transcript import SAMPLES, import_sample, run_cli
 from test_log_shapes import SESSION_HEAD, write_document, write_lines
+from transcript.images import image_kind, image_problem
+from transcript.reader import load_transcript
+from transcript.redact import Redactor
+from transcript.schema import IMAGE_NAME_RE, MAX_IMAGES
+from transcript.seal import SealCheck
 from transcript_formats import images as image_rules
 from transcript_formats import jsonl
 from transcript_formats.common import A_LINK, DATA_URL_NOT_BASE64, NO_IMAGE_DATA, ImageBlock

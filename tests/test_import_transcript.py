@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 import import_transcript
-from msgref.redact import Redactor
-from msgref.transcript import load_transcript
 from test_redact import more_planted_secrets, planted_secrets
+from transcript.reader import load_transcript
+from transcript.redact import Redactor
 from transcript_formats import ReadStats, detect, json_stream, read_messages
 from transcript_formats.progress import Progress
 

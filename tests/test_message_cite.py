@@ -8,10 +8,10 @@ from bs4 import BeautifulSoup
 
 from conftest import attribute, built_cleanly, copy_project, found, selected, soup
 from message_index_reader import BuiltIndex
-from msgref.transcript_entries import page_entries
-from msgref.transcript_layout import TranscriptLayout
 from sitebuild.settings import TranscriptSettings
 from transcripts import MemoryTranscript
+from transcriptsite.entries import page_entries
+from transcriptsite.layout import TranscriptLayout
 
 HOLE = "987654321987654321"  # the number the template holds for the message's
 

@@ -1,4 +1,4 @@
-"""The transcript's own search index (msgref.message_index): words to message numbers in
+"""The transcript's own search index (transcriptsite.message_index): words to message numbers in
 shards, written page by page, read back as the site's script reads it."""
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import pytest
 
 from author_project import ROOT
 from message_index_reader import BuiltIndex, data_of
-from msgref import message_index
-from msgref.message_index import (
+from sitebuild.site_folder import output_problem
+from transcriptsite import message_index
+from transcriptsite.message_index import (
     EXCERPT_CHARS,
     MAX_WORD_CHARS,
     MessageIndexWriter,
@@ -28,7 +29,6 @@ from msgref.message_index import (
     shard_name,
     words,
 )
-from sitebuild.site_folder import output_problem
 
 
 def written(folder: Path, pages: dict[int, list[SearchRecord]], order=None) -> BuiltIndex:

@@ -1,4 +1,4 @@
-"""A message's text as Markdown (msgref.message_markdown): what people write renders as
+"""A message's text as Markdown (msgview.message_markdown): what people write renders as
 they meant it, and what the log may hold that is not theirs to put on the page (raw HTML,
 scripts in links, images from other hosts) stays text."""
 
@@ -9,7 +9,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import selected
-from msgref.message_markdown import MessageMarkdown, plain_paragraphs
+from msgview.message_markdown import MessageMarkdown, plain_paragraphs
 
 MARKDOWN = MessageMarkdown()
 

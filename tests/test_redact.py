@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from msgref.redact import SEAMS, NestingError, RedactedTranscript, Redactor
-from msgref.secret_patterns import KINDS, PatternTimeout
-from msgref.transcript import load_transcript
+from transcript.reader import load_transcript
+from transcript.redact import SEAMS, NestingError, RedactedTranscript, Redactor
+from transcript.secret_patterns import KINDS, PatternTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tests" / "data" / "transcripts"
@@ -250,7 +250,7 @@ def test_the_sample_logs_hold_nothing_to_redact():
 
 def test_the_module_imports_neither_mkdocs_nor_markdown():
     code = (
-        "import sys, msgref.redact; "
+        "import sys, transcript.redact; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'markdown')))"
     )
     result = subprocess.run(
@@ -265,7 +265,7 @@ def test_the_module_imports_neither_mkdocs_nor_markdown():
 
 
 def test_a_value_nested_too_deeply_is_refused_with_the_limit():
-    from msgref.redact import NestingError
+    from transcript.redact import NestingError
 
     value: list[Any] = []
     for _ in range(150):

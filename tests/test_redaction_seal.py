@@ -12,12 +12,12 @@ import pytest
 
 import import_transcript
 from conftest import build, entry_of, message_in, soup
-from msgref.redact import RedactedTranscript, Redactor
-from msgref.schema import message_from_record, record_of
-from msgref.seal import seal_of, sealed
-from msgref.secret_patterns import BUILTIN_PATTERNS, compile_flags, compiled
-from msgref.transcript import IndexedTranscript, TranscriptError, load_transcript
 from sitebuild.between_builds import LastTranscript
+from transcript.reader import IndexedTranscript, TranscriptError, load_transcript
+from transcript.redact import RedactedTranscript, Redactor
+from transcript.schema import message_from_record, record_of
+from transcript.seal import seal_of, sealed
+from transcript.secret_patterns import BUILTIN_PATTERNS, compile_flags, compiled
 
 KEY = "sk-ant-" + "api03-" + "q" * 40  # a secret the build redacts as an anthropic key
 TAIL = re.compile(rb',"redaction_seal":"([0-9a-f]{32})"\}\r?\n?\Z')
@@ -69,7 +69,7 @@ def test_the_fingerprint_is_the_same_for_the_same_rules_and_changes_with_any_rul
 def test_the_fingerprint_is_derived_from_the_code_of_the_rules(monkeypatch, tmp_path):
     """A change to any file of the redaction's code, or to the second opinion's rules,
     changes the fingerprint: no version number has to be raised by hand."""
-    from msgref import disguise, redact, second_opinion, secret_names, secret_patterns
+    from transcript import disguise, redact, second_opinion, secret_names, secret_patterns
 
     modules = (redact, secret_names, secret_patterns, disguise, second_opinion)
     assert set(redact.RULES_CODE) == {*(Path(module.__file__ or "") for module in modules), second_opinion.CONFIG}

@@ -1,4 +1,4 @@
-"""What the transcript's search reads of a message (msgref.search_text): all its entry
+"""What the transcript's search reads of a message (msgview.search_text): all its entry
 shows, its tool call's input and its thinking too, while its result shows its heading and
 the start of its text as before; on a transcript of the tests' own and on real logs."""
 
@@ -13,14 +13,14 @@ from bs4 import BeautifulSoup
 
 from author_project import LOGS, ROOT
 from message_index_reader import BuiltIndex
-from msgref import transcript_entries
-from msgref.message_index import MessageIndexWriter, words
-from msgref.search_text import searchable_text
-from msgref.transcript import load_transcript
-from msgref.transcript_entries import page_entries
-from msgref.transcript_layout import TranscriptLayout
+from msgview.search_text import searchable_text
 from sitebuild.settings import TranscriptSettings
+from transcript.reader import load_transcript
 from transcripts import MemoryTranscript
+from transcriptsite import entries
+from transcriptsite.entries import page_entries
+from transcriptsite.layout import TranscriptLayout
+from transcriptsite.message_index import MessageIndexWriter, words
 
 THINKING = "The zebrafish server needs a moment before the benchmark starts."
 RECORDS = [
@@ -127,6 +127,6 @@ def test_a_real_log_is_searched_in_all_its_entries_show(tmp_path, monkeypatch, l
     layout = layout_of(imported(log, tmp_path))
     after = indexed(tmp_path / "after", layout).search(word)
     assert after == shown_with(layout, word) and len(after) == shown
-    monkeypatch.setattr(transcript_entries, "searchable_text", lambda message: None)  # the text alone, as before
+    monkeypatch.setattr(entries, "searchable_text", lambda message: None)  # the text alone, as before
     before = indexed(tmp_path / "before", layout).search(word)
     assert len(before) == in_text and set(before) < set(after)

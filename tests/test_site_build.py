@@ -10,8 +10,7 @@ import markdown
 from bs4 import BeautifulSoup
 
 from conftest import ESSAY, attribute, copy_project, found, selected
-from msgref.snippets import to_html
-from msgref.transcript_layout import TranscriptLayout
+from msgview.html import to_html
 from sitebuild.build import SiteBuild
 from sitebuild.citing import CitableEssay
 from sitebuild.config_file import read_config
@@ -19,6 +18,7 @@ from sitebuild.generated import GeneratedFile
 from sitebuild.records import PageRecords
 from sitebuild.site_config import read_site_config
 from sitebuild.urls import relative_url
+from transcriptsite.layout import TranscriptLayout
 
 
 def url_of(src: str) -> str:

@@ -7,8 +7,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import selected
-from msgref import snippets as snippets_module
-from msgref.snippets import displayable, displayable_utf8, displayable_value, shorten, to_html
+from msgview import text as text_module
+from msgview.html import to_html
+from msgview.text import displayable, displayable_utf8, displayable_value, shorten
 
 # The bidirectional controls: embeddings, overrides, isolates, and the marks.
 BIDI_CODES = frozenset({0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
@@ -73,7 +74,7 @@ def test_a_long_text_is_looked_at_in_utf8_first_and_that_look_misses_no_characte
     for code in range(0x110000):
         char = chr(code)
         if displayable(char) != char and not 0xD800 <= code <= 0xDFFF and code not in BIDI_CODES:
-            assert char.encode()[0] in snippets_module._STARTS_OF_UNDISPLAYABLE, hex(code)
+            assert char.encode()[0] in text_module._STARTS_OF_UNDISPLAYABLE, hex(code)
     long = "a line of a long tool output — ✓\n" * 100
     assert displayable(long) is long
     for odd, shown in [("\x1b", "\u241b"), ("\x85", "\ufffd"), ("\ud800", "\ufffd"), ("\U0010ffff", "\ufffd"),

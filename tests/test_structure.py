@@ -11,7 +11,8 @@ import pytest
 from conftest import ROOT
 
 HOOK_FILES = sorted((ROOT / "hooks").glob("*.py"))
-PACKAGES = ("msgref", "essaycite", "sitebuild")
+# The packages of the core, each importing only those before it.
+PACKAGES = ("transcript", "msgview", "msgref", "transcriptsite", "essaycite", "sitebuild")
 CORE_FILES = sorted(path for package in PACKAGES for path in (ROOT / "hooks" / package).glob("*.py"))
 SCRIPT_FILES = sorted((ROOT / "scripts").rglob("*.py"))
 
@@ -67,7 +68,7 @@ def test_the_core_never_imports_mkdocs(path):
 
 def test_the_core_has_no_import_cycle():
     imports = core_imports()
-    assert {"sitebuild.build", "msgref.transcript_entries", "msgref.transcript_layout"} <= set(imports)
+    assert {"sitebuild.build", "transcriptsite.entries", "transcriptsite.layout"} <= set(imports)
     done: set[str] = set()
 
     def visit(name: str, path: tuple[str, ...]) -> None:
@@ -79,6 +80,15 @@ def test_the_core_has_no_import_cycle():
 
     for name in sorted(imports):
         visit(name, ())
+
+
+def test_each_package_imports_only_those_below_it():
+    below = {package: set(PACKAGES[:index]) for index, package in enumerate(PACKAGES)}
+    below["essaycite"] -= {"transcriptsite"}  # the citable essay knows nothing of the transcript's pages
+    for name, imported in core_imports().items():
+        package = name.split(".")[0]
+        upward = {other for other in imported if other.split(".")[0] not in below[package] | {package}}
+        assert not upward, f"{name} imports {sorted(upward)}"
 
 
 def test_the_cycle_check_finds_a_cycle_through_a_type_checking_import():

@@ -14,10 +14,10 @@ from bs4 import BeautifulSoup
 from conftest import ROOT, soup
 from essaycite.source import lines_outside_code
 from msgref.tags import TAG_RE
-from msgref.transcript import load_transcript
 from sitebuild.config_file import read_config
 from sitebuild.site_config import SiteConfig, read_site_config
 from sitebuild.urls import directory_url
+from transcript.reader import load_transcript
 
 SITE = read_site_config(read_config(ROOT / "mkdocs.yml"), str(ROOT))
 DOCS = ROOT / SITE.docs_dir

@@ -1,4 +1,4 @@
-"""Tool calls shown by what their tools did, and tools' outputs (msgref.tool_views): each
+"""Tool calls shown by what their tools did, and tools' outputs (msgview.tool_views): each
 view from the shapes the tools' inputs have in real logs, and any input of another shape
 shown whole, as any other call's."""
 
@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import selected
-from msgref.tool_views import FOLDED_LINES, tool_call_html, tool_output_html
+from msgview.tool_views import FOLDED_LINES, tool_call_html, tool_output_html
 
 
 def call(name: str, tool_input: object) -> BeautifulSoup:

@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from conftest import message_in
-from msgref.transcript import TranscriptError, load_transcript
 from sitebuild.between_builds import LastTranscript
+from transcript.reader import TranscriptError, load_transcript
 from transcripts import jsonl, read
 
 

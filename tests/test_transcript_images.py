@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import build, copy_project, entry_of, found, selected, soup
-from msgref.images import image_kind
+from transcript.images import image_kind
 
 TRANSCRIPT = "docs/transcript.jsonl"  # in a project
 # A PNG of one pixel.

@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from conftest import message_in
-from msgref.transcript import IndexedTranscript, MessageFlags, TranscriptError, load_transcript
+from transcript.reader import IndexedTranscript, MessageFlags, TranscriptError, load_transcript
 from transcripts import MemoryTranscript, jsonl
 
 

@@ -11,9 +11,9 @@ import yaml
 from bs4 import BeautifulSoup, Tag
 
 from conftest import attribute, built_cleanly, found, selected
-from msgref.snippets import to_html
-from msgref.transcript_map import MAX_BINS, MapTemplate, map_figure, marks, number_strip
-from msgref.transcript_nav import absent_note
+from msgview.html import to_html
+from transcriptsite.message_map import MAX_BINS, MapTemplate, map_figure, marks, number_strip
+from transcriptsite.nav import absent_note
 
 HOOK = Path(__file__).resolve().parent.parent / "hooks" / "mkdocs_hook.py"
 

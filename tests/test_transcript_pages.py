@@ -6,14 +6,14 @@ from bs4 import BeautifulSoup
 
 from conftest import attribute, entry_of, found, selected
 from msgref.citations import Citation
-from msgref.message_index import PageIndex
-from msgref.schema import Message
-from msgref.transcript_entries import BADGE, CITED_IN, ITEM, MAP, page_entries
-from msgref.transcript_layout import TranscriptLayout, cited_numbers
-from msgref.transcript_pages import ENTRIES_SLOT, cited_in_fill, page_markdown
 from sitebuild.settings import TranscriptSettings
 from sitebuild.urls import relative_url
+from transcript.schema import Message
 from transcripts import MemoryTranscript, read
+from transcriptsite.entries import BADGE, CITED_IN, ITEM, MAP, page_entries
+from transcriptsite.layout import TranscriptLayout, cited_numbers
+from transcriptsite.message_index import PageIndex
+from transcriptsite.pages import ENTRIES_SLOT, cited_in_fill, page_markdown
 
 
 def transcript(*numbers, **fields):

@@ -113,7 +113,7 @@ def test_the_essay_links_to_messages_on_any_page(sites):
 # --- Nothing left behind ----------------------------------------------------------------------
 
 def _second_opinion(pid: int) -> bool:
-    """Whether the process is the second opinion's (`python -m msgref.second_opinion`)."""
+    """Whether the process is the second opinion's (`python -m transcript.second_opinion`)."""
     try:
         return b"\0msgref.second_opinion" in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:

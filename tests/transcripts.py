@@ -9,8 +9,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from msgref.schema import Message, message_from_record, record_problem
-from msgref.transcript import IndexedTranscript, TranscriptError, load_transcript
+from transcript.reader import IndexedTranscript, TranscriptError, load_transcript
+from transcript.schema import Message, message_from_record, record_problem
 
 
 def jsonl(*records: Mapping[str, Any] | str | bytes) -> bytes:

@@ -1,5 +1,5 @@
 // The transcript's search box. It reads the transcript's own index (written by
-// hooks/msgref/message_index.py): a list of pages and shards, then the shard of each word
+// hooks/transcriptsite/message_index.py): a list of pages and shards, then the shard of each word
 // typed, then the short texts of the first messages found, so that a query loads only
 // what it needs however long the session. Words are read as the index reads them. Each
 // file of the index is a script that hands its data to messageSearchLoaded: loaded by a

@@ -1,11 +1,9 @@
-"""Message references: `[msg N]` tags, the transcript they point into, and their snippets.
+"""Message references: the `[msg N]` tags, their expansion in Python-Markdown, and
+where each message is cited.
 
-`schema` defines a message, `transcript` reads the transcript file, `redact` finds
-secrets and `seal` tells the lines the importer redacted, `tags` the tags and their near
-misses, `extension` expands them in Python-Markdown, `snippets` says how a message
-looks, `citations` where each is cited, `transcript_layout` which messages the
-transcript's pages show and where, and `transcript_pages`, `transcript_entries`,
-`transcript_map` and `transcript_nav` what those pages hold. Plain Python and
-Python-Markdown only; nothing here imports MkDocs, so the same machinery can serve
-another site generator (`sitebuild` runs it).
+`tags` reads the tags and their near misses, `extension` expands them, `stranded` tells
+of tags left where no link can stand, `snippets` frames a cited message beside the
+paragraph that cites it, `previews` its popover, `citations` where each is cited. Plain
+Python and Python-Markdown only; nothing here imports MkDocs, so the same machinery can
+serve another site generator (`sitebuild` runs it).
 """

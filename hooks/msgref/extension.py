@@ -23,9 +23,14 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 
-from . import hidden_characters, snippets, stranded, tags
+from msgview import hidden_characters
+from msgview.html import NOT_SEARCHED
+from msgview.render import MessageRenderer, Size
+from msgview.text import displayable, shorten
+from transcript.schema import Message
+
+from . import snippets, stranded, tags
 from .citations import Citation, CitationRegistry
-from .schema import Message
 
 BLOCK_TAGS = {"p", "li", "dd", "dt", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6"}
 CONTAINER_TAGS = {"li", "dd", "dt", "td", "th"}  # snippets go inside these, not after
@@ -69,6 +74,10 @@ class CitingBuild(Protocol):
 
     def href(self, n: int, from_page: str) -> str | None:
         """A Markdown link from the source file `from_page` to message n, if it is shown."""
+
+    @property
+    def renderer(self) -> MessageRenderer:
+        """How a message looks."""
 
     def shown_whole(self, message: Message, from_page: str) -> tuple[Message, etree.Element | None]:
         """The message as page `from_page` quotes it whole: cut where the transcript cuts
@@ -202,7 +211,7 @@ class EditorialMarksUnsearched(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         for element in root.iter():
             if EDITORIAL_MARK_CLASS in (element.get("class") or "").split():
-                element.attrib.update(snippets.NOT_SEARCHED)
+                element.attrib.update(NOT_SEARCHED)
 
 
 class SnippetPlacer(Treeprocessor):
@@ -236,8 +245,8 @@ class SnippetPlacer(Treeprocessor):
             if not page.derived:
                 text = texts[block]
                 self.extension.build.citations.record(Citation(message.n, page.src, anchor,
-                                                               snippets.shorten(text, EXCERPT_CHARS),
-                                                               snippets.shorten(text, PASSAGE_CHARS)))
+                                                               shorten(text, EXCERPT_CHARS),
+                                                               shorten(text, PASSAGE_CHARS)))
         # Quotes and snippets are put in place at the end, each parent's children in one
         # pass: finding each block among its siblings made a page's time grow with the
         # square of its tags.
@@ -259,8 +268,11 @@ class SnippetPlacer(Treeprocessor):
 
     def _quote(self, block: etree.Element, link: etree.Element, message: Message) -> etree.Element:
         """The block quote of the whole message that stands for `block`, a tag alone."""
-        shown, cut_note = self.extension.build.shown_whole(message, self.extension.build.page.src)
-        quote = snippets.snippet(shown, link.get("href", ""), full=True)
+        build = self.extension.build
+        shown, cut_note = build.shown_whole(message, build.page.src)
+        # Every word, nothing folded away: the author quotes it whole to be read here.
+        body = self._stashed(build.renderer.quotation(shown, Size.PRINT).html)
+        quote = snippets.snippet(shown, body, link.get("href", ""))
         if cut_note is not None:
             quote.insert(1, cut_note)  # after the text, before the caption
         anchor, citation = block.get("id"), link.get("id", "")
@@ -294,14 +306,23 @@ class SnippetPlacer(Treeprocessor):
                 if other in cited and other not in done and cited[other][0].text == message.text
             )
             done.update([n, *(other.n for other, _ in together)])
-            figure = snippets.snippet(message, href, together=together)
+            shown_with = tuple(other.n for other, _ in together)
+            body = self.extension.build.renderer.quotation(message, Size.SNIPPET, href, shown_with)
+            figure = snippets.snippet(message, self._stashed(body.html), href, together=together)
             # Beside the paragraph, the text is the transcript's or, described, the essay's
             # own. Marked on each figure: Material's search ends a left-out element at the
             # first end tag of its name, so the <div> around them would end too soon.
-            figure.attrib.update(snippets.NOT_SEARCHED)
+            figure.attrib.update(NOT_SEARCHED)
             shown.append(figure)
         _as_written(shown)
         return shown if len(shown) else None
+
+    def _stashed(self, made: str) -> etree.Element:
+        """An element that holds `made`, the renderer's HTML, as the page's Markdown
+        holds raw HTML: stored aside and put back as it is once the page is written."""
+        body = etree.Element("div", {"class": "msg-snippet__body"})
+        body.text = self.md.htmlStash.store(made)
+        return body
 
     def _quotation(self, following: etree.Element | None) -> str:
         """The text of `following` if it is a quotation."""
@@ -345,7 +366,7 @@ class HiddenReferences(Postprocessor):
         line = None if index is None else self.extension.build.page.first_line + index
         self.extension.report(line, f"{written} writes U+{ord(char):04X}, a control character or a bidirectional "
                                     "control, which no page shows: remove it, or write it as code")
-        return html.escape(snippets.displayable(char), quote=False)
+        return html.escape(displayable(char), quote=False)
 
 
 class MarkerRemover(Postprocessor):
@@ -405,7 +426,7 @@ def _plain_text(element: etree.Element, stash: Sequence[object] = ()) -> str:
 
 def _words(text: str) -> str:
     """Text as a reader compares it: its words, in one case, whatever the spacing."""
-    return " ".join(snippets.displayable(text).split()).casefold()
+    return " ".join(displayable(text).split()).casefold()
 
 
 def _placeholder_text(placeholder: str, stash: Sequence[object]) -> str:

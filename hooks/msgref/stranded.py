@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from msgview.html import VOID_TAGS
+
 from . import tags
-from .snippets import VOID_TAGS
 
 _CODE_TAGS = {"code", "pre", "kbd", "samp", "script", "style"}
 _MARKER_RE = re.compile(tags.MARKER_RE)

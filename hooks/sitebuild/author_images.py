@@ -1,13 +1,13 @@
 """The images of the author's pages, as the site publishes them: each checked by its
 bytes and its size, and written into the built site by the build itself, without its
-text and location (msgref.image_data), rather than copied as it is by the generator."""
+text and location (transcript.image_data), rather than copied as it is by the generator."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable
 
-from msgref.images import IMAGE_EXTENSIONS, image_for_site
+from transcript.images import IMAGE_EXTENSIONS, image_for_site
 
 from .generated import WrittenFile
 from .site_pages import PageError

@@ -22,10 +22,10 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from msgref.redact import RedactedTranscript, Redaction, Redactor
-from msgref.schema import MessageSource
-from msgref.transcript import FileVersion, file_version, load_transcript
-from msgref.transcript_entries import PageEntries
+from transcript.reader import FileVersion, file_version, load_transcript
+from transcript.redact import RedactedTranscript, Redaction, Redactor
+from transcript.schema import MessageSource
+from transcriptsite.entries import PageEntries
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,6 @@ KEPT_PAGES: LastMade[tuple[PageEntries, list[Redaction]]] = LastMade()
 # The whole texts of long messages that the kept pages link to.
 KEPT_TEXTS = SetAside()
 atexit.register(KEPT_TEXTS.drop)
-# The transcript's search index (msgref.message_index), as the last build wrote it.
+# The transcript's search index (transcriptsite.message_index), as the last build wrote it.
 KEPT_INDEX = SetAside()
 atexit.register(KEPT_INDEX.drop)

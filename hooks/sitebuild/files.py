@@ -13,8 +13,8 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from msgref.images import images_folder
-from msgref.transcript import file_kind
+from transcript.images import images_folder
+from transcript.reader import file_kind
 
 from .session_files import JSON_EXTENSIONS, session_file
 from .session_files import TRANSCRIPT as SESSION_TRANSCRIPT
@@ -121,7 +121,7 @@ def check_page_texts(paths: Iterable[str], project_dir: str) -> None:
 
 # The C0 control characters but tab, line feed, carriage return and form feed, and DEL.
 _CONTROL_BYTE = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
-# The bidirectional controls (`msgref.hidden_characters.BIDI_CONTROLS`) in UTF-8.
+# The bidirectional controls (`msgview.hidden_characters.BIDI_CONTROLS`) in UTF-8.
 _BIDI_CONTROL_BYTES = re.compile(rb"\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]|\xd8\x9c")
 
 

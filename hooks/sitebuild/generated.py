@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from essaycite.whole_essay import whole_essay_markdown
-from msgref.transcript_layout import TranscriptLayout
-from msgref.transcript_pages import page_markdown
+from transcriptsite.layout import TranscriptLayout
+from transcriptsite.pages import page_markdown
 
 from .page_list import transcript_scope
 from .settings import SettingsError

@@ -18,11 +18,11 @@ import os
 from array import array
 from collections.abc import Hashable, Mapping, Sequence
 
-from msgref.message_index import MessageIndexWriter
-from msgref.redact import RedactedTranscript, Redaction
-from msgref.schema import MessageSource
-from msgref.transcript_entries import PageEntries, page_entries
-from msgref.transcript_layout import TranscriptLayout, search_folder
+from transcript.redact import RedactedTranscript, Redaction
+from transcript.schema import MessageSource
+from transcriptsite.entries import PageEntries, page_entries
+from transcriptsite.layout import TranscriptLayout, search_folder
+from transcriptsite.message_index import MessageIndexWriter
 
 from .between_builds import KEPT_INDEX, KEPT_PAGES, KEPT_TEXTS, LastMade, SetAside
 from .site_pages import SitePages
@@ -177,8 +177,7 @@ def _made_from(layout: TranscriptLayout, links: _Links) -> Hashable:
     shown = hashlib.blake2b(digest_size=32)  # the numbers of the messages each page shows
     for chunk in layout.pages:
         shown.update(array("q", chunk).tobytes() + b"|")
-    return (layout.folder, layout.context, layout.message_chars, layout.search,
-            shown.digest(), tuple(links.url(src) for src in layout.page_sources()))
+    return layout.settings, shown.digest(), tuple(links.url(src) for src in layout.page_sources())
 
 
 class _Links:

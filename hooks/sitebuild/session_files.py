@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 
-from msgref.schema import REQUIRED_FIELDS
+from transcript.schema import REQUIRED_FIELDS
 
 HEAD_BYTES = 65_536
 JSON_EXTENSIONS = (".jsonl", ".ndjson", ".json")

@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlsplit
 from essaycite.authors import Author, AuthorError, parse_authors, parse_person
 from essaycite.doi import bare_doi
 from essaycite.metadata import EssayMetadata
-from msgref.hidden_characters import BIDI_RE, hidden_reference
+from msgview.hidden_characters import BIDI_RE, hidden_reference
 
 
 class SettingsError(ValueError):

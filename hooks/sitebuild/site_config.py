@@ -11,7 +11,7 @@ from typing import Any
 
 from essaycite.metadata import EssayMetadata
 from msgref import stranded
-from msgref.transcript_layout import page_src
+from transcriptsite.layout import page_src
 
 from .page_list import PageList
 from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, is_address, read_settings

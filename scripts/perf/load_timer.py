@@ -4,7 +4,7 @@ number of messages. Run by the benchmark: python scripts/perf/load_timer.py FILE
 import sys
 import time
 
-from msgref.transcript import load_transcript
+from transcript.reader import load_transcript
 
 if __name__ == "__main__":
     start = time.perf_counter()

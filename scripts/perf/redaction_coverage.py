@@ -7,16 +7,16 @@ and after JSON's and URLs' escapes, passwords holding punctuation or spaces, `.n
 cookies, CDATA, YAML anchors, a key's second half, look-alike and invisible characters,
 tokens of services no pattern here knows) and prints, for each class, how many of them
 the project's patterns alone, the second opinion (Betterleaks, every rule of its own, its
-generic ones too) alone, and both together (msgref.redact as it runs) leave readable.
+generic ones too) alone, and both together (transcript.redact as it runs) leave readable.
 """
 
 from __future__ import annotations
 
 import json
 
-from msgref import second_opinion
-from msgref.redact import Redactor
-from msgref.secret_patterns import BUILTIN_PATTERNS
+from transcript import second_opinion
+from transcript.redact import Redactor
+from transcript.secret_patterns import BUILTIN_PATTERNS
 
 BODY = "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"
 TOKENS = ["gh" + "p_" + BODY, "github_" + "pat_11ABCDEFG0" + "a" * 50, "sk-" + "ant-api03-" + BODY,

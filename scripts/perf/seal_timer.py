@@ -17,9 +17,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from msgref.redact import RedactedTranscript, Redactor
-from msgref.schema import LOG_TEXT_FIELDS, MessageSource
-from msgref.transcript import TranscriptError, load_transcript
+from transcript.reader import TranscriptError, load_transcript
+from transcript.redact import RedactedTranscript, Redactor
+from transcript.schema import LOG_TEXT_FIELDS, MessageSource
 
 
 def best(repeat: int, work: Callable[[], object]) -> float:

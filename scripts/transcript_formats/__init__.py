@@ -1,6 +1,6 @@
 """Readers for the session log formats a transcript can be imported from.
 
-Each reader is a generator of the log's messages (`msgref.schema.Message`, not yet
+Each reader is a generator of the log's messages (`transcript.schema.Message`, not yet
 numbered) in log order, reading its file as a
 stream; `detect` tells the formats apart. Numbering, redaction and writing the
 transcript are the importer's.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from msgref.schema import Message
+from transcript.schema import Message
 
 from . import claude_code, codex, gemini, openai_chat, sharegpt
 from .common import LogError, ReadStats

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from msgref.schema import Message
+from transcript.schema import Message
 
 from . import jsonl
 from .common import (

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from msgref.schema import Message
+from transcript.schema import Message
 
 from .common import (
     ImageBlock,

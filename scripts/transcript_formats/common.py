@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from msgref.schema import MAX_NESTING, Message, nests_deeper, shown_key
+from transcript.schema import MAX_NESTING, Message, nests_deeper, shown_key
 
 TOO_DEEP = f"nested deeper than {MAX_NESTING} levels, the most a transcript message may hold"
 # What a name from the log must look like to be printed in a report (and be known too).

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from msgref.schema import Message
+from transcript.schema import Message
 
 from .common import IMAGE_MARK, NO_IMAGE_DATA, ImageBlock, ReadStats, join_text, log_message, string_or_none, tool_call
 from .json_stream import elements_under

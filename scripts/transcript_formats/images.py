@@ -1,7 +1,7 @@
 """The images of a log, kept: each image block a reader found is decoded (one at a time),
 checked by its bytes to be a PNG, JPEG, GIF or WebP image of at most MAX_IMAGE_BYTES and
-MAX_IMAGE_PIXELS, and written, without its text and location (msgref.image_data), to the
-folder of the transcript's images (msgref.images.images_folder), named by the hash of what
+MAX_IMAGE_PIXELS, and written, without its text and location (transcript.image_data), to the
+folder of the transcript's images (transcript.images.images_folder), named by the hash of what
 is written and its kind (schema.IMAGE_NAME_RE): the same picture pasted twice with other
 metadata is one file, and the file the site publishes is the one its name hashes.
 
@@ -21,9 +21,9 @@ import shutil
 import stat
 import tempfile
 
-from msgref.image_data import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, ImageDataError, pixels_problem, published_image
-from msgref.images import image_kind, images_folder
-from msgref.schema import IMAGE_NAME_RE, MAX_IMAGES
+from transcript.image_data import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, ImageDataError, pixels_problem, published_image
+from transcript.images import image_kind, images_folder
+from transcript.schema import IMAGE_NAME_RE, MAX_IMAGES
 
 from .common import ImageBlock, LogError
 from .jsonl import size_text
@@ -48,7 +48,7 @@ _SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 
 
 def decoded(block: ImageBlock) -> tuple[bytes, str] | str:
-    """The bytes of an image block, without its text and location (msgref.image_data),
+    """The bytes of an image block, without its text and location (transcript.image_data),
     and their kind (`png`, `jpg`, `gif`, `webp`), or why it is left out. Base64 too long
     for MAX_IMAGE_BYTES is not decoded at all."""
     if block.problem is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from msgref.schema import Message
+from transcript.schema import Message
 
 from .common import (
     ImageBlock,

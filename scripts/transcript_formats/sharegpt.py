@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from msgref.schema import Message
+from transcript.schema import Message
 
 from .common import ReadStats, log_message, parse_arguments, tool_call
 from .json_stream import JsonDocument

@@ -56,7 +56,7 @@ def two_character_keys(output_dir, whole_session_project, tmp_path_factory) -> P
     startup = tmp_path_factory.mktemp("startup")
     (startup / "sitecustomize.py").write_text(
         f"import sys\nsys.path.insert(0, {str(whole_session_project / 'hooks')!r})\n"
-        "from msgref import message_index\nmessage_index.SMALL_INDEX_CHARS = 0\n", encoding="utf-8")
+        "from transcriptsite import message_index\nmessage_index.SMALL_INDEX_CHARS = 0\n", encoding="utf-8")
     return build_site(output_dir / "search-site-two-characters", whole_session_project, PYTHONPATH=str(startup))
 
 

@@ -1,4 +1,4 @@
-"""The patterns of the secrets that msgref.redact replaces, most specific first.
+"""The patterns of the secrets that transcript.redact replaces, most specific first.
 
 Each `Pattern` is a regular expression, the group that holds the secret, the hints that
 must be in a text for it to be tried, and, where a regular expression says it badly, a

@@ -29,7 +29,7 @@ from pymdownx.superfences import highlight_validator  # type: ignore[import-unty
 
 from .fence_options import bounded_line_options
 from .hidden_characters import REFERENCE_RE, hidden_by
-from .snippets import displayable
+from .text import displayable
 from .tool_views import HIGHLIGHT_SECONDS, lexer_for, tokens_in_time
 
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable, Sequence
 
-from .transcript_layout import TranscriptLayout
+from .layout import TranscriptLayout
 
 # With more pages than this, the pager lists the first, the last and the current page's
 # neighbours, and the whole list folds away in a <details>.

@@ -38,7 +38,7 @@ class PublishedImage(NamedTuple):
 
 
 def published_image(data: bytes, kind: str) -> PublishedImage:
-    """The image `data` of `kind` (`png`, `jpg`, `gif`, `webp`, as msgref.images.image_kind
+    """The image `data` of `kind` (`png`, `jpg`, `gif`, `webp`, as transcript.images.image_kind
     names them) without its text and location, and its size in pixels; ImageDataError
     if its chunks cannot be walked."""
     walk = {"png": _png, "jpg": _jpeg, "gif": _gif, "webp": _webp}[kind]

@@ -3,7 +3,7 @@
 A JSON, YAML or XML value, a table's column or an assignment is a secret by the name of
 its key (`client_secret`, `PGPASSWORD`, `api_key`, not `sort_key`) and by its value (a
 literal, not a variable, a template, a type or a call). The secret-field patterns of
-msgref.secret_patterns find the colon, tab or element, and read the key's name back with
+transcript.secret_patterns find the colon, tab or element, and read the key's name back with
 the functions here. Plain Python: nothing here imports MkDocs or Markdown.
 """
 

@@ -14,9 +14,12 @@ from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from . import snippets
+from transcript.schema import Message
+
+from .html import to_html
+from .labels import message_body
 from .message_markdown import MessageMarkdown
-from .schema import Message
+from .text import displayable
 from .tool_views import TASK_TOOLS, tool_call_html, tool_output_html
 
 # What a message is, for the page's "dialogue only" switch: the people's words, or the
@@ -26,14 +29,17 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
            "November", "December")  # in English, whatever the machine's locale
 # The tools of the calls a page remembers; a call's output follows it within a few messages.
 _CALLS_REMEMBERED = 64
+# Where a view that has not seen a call learns of it: a call's id -> its tool's name, its message.
+CallOf = Callable[[str], "tuple[str, int] | None"]
 
 
 class ConversationView:
     """The messages of one page, in order."""
 
-    def __init__(self, markdown: MessageMarkdown, image_href: Callable[[str], str]):
-        """`image_href(name)`: the address of an image of a message, from this page."""
-        self._markdown, self._image_href = markdown, image_href
+    def __init__(self, markdown: MessageMarkdown, image_href: Callable[[str], str], call_of: CallOf | None = None):
+        """`image_href(name)`: the address of an image of a message, from this page;
+        `call_of`, the calls of outputs whose call the page has not shown before them."""
+        self._markdown, self._image_href, self._call_of = markdown, image_href, call_of
         self.images: list[tuple[int, str]] = []  # (message, image name) of the images shown
         self._day: str | None = None
         self._calls: dict[str, tuple[str, int]] = {}  # a call's id in the log -> its tool's name, its message
@@ -53,7 +59,7 @@ class ConversationView:
             return ""
         when = _parsed(message.timestamp)
         if when is None:
-            return f'<span class="msg-time">{html.escape(snippets.displayable(message.timestamp))}</span>'
+            return f'<span class="msg-time">{html.escape(displayable(message.timestamp))}</span>'
         # Formatted field by field: strftime, for each of a session's messages, took a tenth
         # of the time of its page.
         day = f"{when.day} {_MONTHS[when.month - 1]} {when.year}"
@@ -66,47 +72,53 @@ class ConversationView:
         """Where a message came from other than the main conversation: a sidechain, a subagent."""
         if not message.origin:
             return ""
-        return f'<span class="msg-origin">{html.escape(snippets.displayable(message.origin))}</span>'
+        return f'<span class="msg-origin">{html.escape(displayable(message.origin))}</span>'
 
     def body_html(self, message: Message) -> str:
         """The message's content: a description as the essay gives it, or what was said or done."""
         if message.is_described:
-            return snippets.to_html(snippets.message_body(message))
+            return to_html(message_body(message))
         parts = []
         if _thought(message):
             parts.append('<details class="msg-thinking"><summary>Thinking</summary>'
-                         f"{self._markdown.html(snippets.displayable(message.thinking or ''))}</details>")
+                         f"{self._markdown.html(displayable(message.thinking or ''))}</details>")
         if message.tool_name:
             if message.source_id:
                 self._remember(message.source_id, (message.tool_name, message.n))
             if message.text.strip():
-                parts.append(self._markdown.html(snippets.displayable(message.text)))
+                parts.append(self._markdown.html(displayable(message.text)))
             parts.append(tool_call_html(message.tool_name, message.tool_input))
         elif message.speaker == "tool":
             tool, label = self._output_label(message)
             if tool in TASK_TOOLS and message.text.strip():  # a subagent's answer, in Markdown
                 parts.append(f'<p class="msg-output__label">{html.escape(label)}</p>'
-                             f"{self._markdown.html(snippets.displayable(message.text))}")
+                             f"{self._markdown.html(displayable(message.text))}")
             else:
                 parts.append(tool_output_html(message.text, label))
         elif message.text.strip():
-            parts.append(self._markdown.html(snippets.displayable(message.text)))
+            parts.append(self._markdown.html(displayable(message.text)))
         elif not _thought(message):
-            parts.append(snippets.to_html(snippets.message_body(message)))  # the mark of an empty message
+            parts.append(to_html(message_body(message)))  # the mark of an empty message
         if message.images:
             parts.append(self._images_html(message))
         self._previous = message.n
         return "".join(parts)
+
+    def output_label(self, message: Message) -> str:
+        """The label of a tool's output: the call it answers, where it is known."""
+        return self._output_label(message)[1]
 
     def _output_label(self, message: Message) -> tuple[str | None, str]:
         """The tool whose call a tool's output answers, if this page has it, and the
         output's label: the tool's name, and the message of the call if it is not the one
         right before (calls made together are answered after them all)."""
         call = self._calls.get(message.source_id or "")
+        if call is None and self._call_of is not None and message.source_id:
+            call = self._call_of(message.source_id)
         if call is None:
             return None, "Tool output"
         tool, n = call
-        label = f"Output of {snippets.displayable(tool)}"
+        label = f"Output of {displayable(tool)}"
         return tool, label if n == self._previous else f"{label} (called in message {n})"
 
     def _images_html(self, message: Message) -> str:
@@ -118,7 +130,7 @@ class ConversationView:
             which = "An image" if count == 1 else f"Image {number} of {count}"
             etree.SubElement(shown, "img", {"src": self._image_href(name), "loading": "lazy", "decoding": "async",
                                             "alt": f"{which} of message {message.n}, as the session's log holds it"})
-        return snippets.to_html(shown)
+        return to_html(shown)
 
     def _remember(self, call_id: str, tool: tuple[str, int]) -> None:
         if len(self._calls) >= _CALLS_REMEMBERED:

@@ -4,7 +4,7 @@ pages that show their messages.
 
 An image is published only if its bytes are the kind its name says: a file of any other
 kind (a page of HTML named `.png`) would be served as what it is not. It is published
-without its text and location (msgref.image_data), within the limits of its size.
+without its text and location (transcript.image_data), within the limits of its size.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ IMAGE_EXTENSIONS = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "gif": "gif", "we
 
 
 def image_for_site(path: str, follow_links: bool = False) -> PublishedImage | str:
-    """The image file at `path` as the site publishes it (msgref.image_data: without its
+    """The image file at `path` as the site publishes it (transcript.image_data: without its
     text and location), or what keeps it from being published: it is missing, no regular
     file (a folder, or a link unless `follow_links`), larger than the limits in bytes or
     pixels, not the kind its name says, or cut short. Its size is checked before a byte

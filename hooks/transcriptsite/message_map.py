@@ -18,7 +18,7 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .snippets import to_html
+from msgview.html import to_html
 
 # The viewBox: as wide as the text of a phone, where a unit is about a pixel; wider
 # screens draw it larger, up to the width the style sheet allows.

@@ -17,16 +17,18 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import snippets
-from .conversation import WORK, ConversationView
-from .images import image_src
+from msgview.conversation import WORK, ConversationView
+from msgview.html import to_html
+from msgview.labels import SPEAKER_LABELS, shown_text
+from msgview.message_markdown import MessageMarkdown
+from msgview.search_text import searchable_text
+from transcript.images import image_src
+from transcript.schema import Message
+
+from .layout import TranscriptLayout, search_folder
 from .message_index import PageIndex, SearchRecord, page_index
-from .message_markdown import MessageMarkdown
-from .schema import Message
-from .search_text import searchable_text
-from .transcript_layout import TranscriptLayout, search_folder
-from .transcript_map import MAP_SLOT
-from .transcript_nav import absent_note, pager, search_form
+from .message_map import MAP_SLOT
+from .nav import absent_note, pager, search_form
 
 CONTENTS_MAX_MESSAGES = 50  # a page of more lists only its title in its table of contents
 
@@ -137,7 +139,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
 
     def add(element: etree.Element | None) -> None:
         if element is not None:
-            pieces.add(snippets.to_html(element))
+            pieces.add(to_html(element))
 
     href = lambda src: links.href(src, here)  # noqa: E731
     add(pager(layout, index, href))
@@ -162,7 +164,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
         if len(chunk) <= CONTENTS_MAX_MESSAGES:
             headings.append((f"msg-{n}", title))
         if layout.search:
-            search.append(SearchRecord(n, title, snippets.shown_text(shown), searchable_text(shown)))
+            search.append(SearchRecord(n, title, shown_text(shown), searchable_text(shown)))
     after_last = layout.positions[-1] + 1 if layout.positions else 0
     if index == len(layout.pages) - 1 and after_last < len(numbers):
         add(_gap(numbers, after_last, len(numbers) - 1))
@@ -200,9 +202,9 @@ def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str
     """Adds one message: its heading, its content, and the holes of its mark and of its
     "Cited in" list. Returns its heading's title and the message as shown."""
     n = message.n
-    speaker = snippets.SPEAKER_LABELS[message.speaker]
+    speaker = SPEAKER_LABELS[message.speaker]
     shown, note = cut_message(layout, message, lambda: links.href(layout.text_file_src(n), here))
-    content = view.body_html(shown) + (snippets.to_html(note) if note is not None else "")
+    content = view.body_html(shown) + (to_html(note) if note is not None else "")
     pieces.add(_ITEM_START)
     pieces.hole(ITEM, n)
     pieces.add(_HEADING.format(n=n, speaker=html.escape(speaker, quote=False)))
@@ -220,7 +222,7 @@ def cut_message(layout: TranscriptLayout, message: Message,
     whole text at `text_href()`; or as it is, and None, when it is not that long."""
     if not layout.is_cut(message):
         return message, None
-    shown = _cut(message.text, layout.message_chars)
+    shown = cut_text(message.text, layout.message_chars)
     note = etree.Element("p", {"class": "msg-cut"})
     note.text = f"Shown: the first {len(shown):,} of {len(message.text):,} characters. "
     link = etree.SubElement(note, "a", {"href": text_href()})
@@ -229,7 +231,7 @@ def cut_message(layout: TranscriptLayout, message: Message,
     return dataclasses.replace(message, text=shown), note
 
 
-def _cut(text: str, limit: int) -> str:
+def cut_text(text: str, limit: int) -> str:
     """The start of `text`, up to `limit` characters, ending at a line break where one is near."""
     line_end = text.rfind("\n", 0, limit)
     return text[:line_end] if line_end > limit // 2 else text[:limit]

@@ -48,7 +48,7 @@ class Message:
     tool_name: str | None = field(default=None, metadata=_json(str, from_log=True))  # for a tool call, with its
     tool_input: object = field(default=None, metadata=_json(object, from_log=True))  # input: any JSON value
     images: tuple[str, ...] = field(default=(), metadata=_json(list))  # file names in IMAGES_FOLDER
-    # Written by the importer, last on the line, over the line's bytes (see msgref.seal).
+    # Written by the importer, last on the line, over the line's bytes (see transcript.seal).
     redaction_seal: str | None = field(default=None, metadata=_json(str))
     line: int = 0  # where the message is in the file it was read from; not a field of the file
 

@@ -27,7 +27,8 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import _TokenType
 from pygments.util import ClassNotFound
 
-from .snippets import displayable, displayable_value, indented_json, to_html
+from .html import to_html
+from .text import displayable, displayable_value, indented_json
 
 # Longer outputs and files are folded, their size in the fold's label.
 FOLDED_LINES = 12

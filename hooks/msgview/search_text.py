@@ -7,8 +7,9 @@ command, the path, the pattern, the file written), and the thinking folded in it
 
 from __future__ import annotations
 
-from . import snippets
-from .schema import Message
+from transcript.schema import Message
+
+from .labels import shown_text
 
 
 def searchable_text(message: Message) -> str:
@@ -19,7 +20,7 @@ def searchable_text(message: Message) -> str:
     if message.is_described:  # the entry shows the description alone
         return message.text
     # The text as the log holds it: its words are the same, and a long one is not copied.
-    parts = [message.text if message.text.strip() else snippets.shown_text(message)]
+    parts = [message.text if message.text.strip() else shown_text(message)]
     if message.thinking:
         parts.append(message.thinking)
     if message.tool_name:

@@ -117,7 +117,7 @@ class IndexedTranscript:
 
     def seal_verified(self, n: int) -> bool:
         """Whether message n's line, as it was read, ends with a redaction seal made with
-        `seal_key` (see msgref.seal): the importer redacted it under those rules."""
+        `seal_key` (see transcript.seal): the importer redacted it under those rules."""
         return n in self._verified
 
     def get(self, n: int) -> Message | None:

@@ -5,9 +5,9 @@ Each secret found in a string is replaced by `[REDACTED: kind]`; the text around
 redaction runs when a log is imported and again when the site is built, so it must
 leave its own output unchanged: no pattern matches a `[REDACTED: ...]` marker.
 
-The patterns are the project's own (msgref.secret_patterns), written for what session
+The patterns are the project's own (transcript.secret_patterns), written for what session
 logs hold (keys split between fields, passwords on command lines, JSON escaped inside
-text); a maintained rule set, Betterleaks', is asked after them (msgref.second_opinion).
+text); a maintained rule set, Betterleaks', is asked after them (transcript.second_opinion).
 Plain Python: nothing here imports MkDocs or Markdown.
 """
 
@@ -26,6 +26,7 @@ from typing import Any
 import regex as regex_module
 
 from . import disguise, second_opinion, secret_names, secret_patterns
+from .reader import IndexedTranscript, MessageFlags, TranscriptError
 from .schema import LOG_TEXT_FIELDS, MAX_NESTING, Message, MessageSource
 from .secret_names import secret_literal, secret_name
 from .secret_patterns import (
@@ -39,7 +40,6 @@ from .secret_patterns import (
     compiled_timed,
     hinted,
 )
-from .transcript import IndexedTranscript, MessageFlags, TranscriptError
 
 # The code that decides what is redacted, part of every redactor's fingerprint: any
 # change to it, a pattern's or a function's, gives transcripts sealed under the old code
@@ -185,7 +185,7 @@ class Redactor:
         return tail, head
 
     def _redact_disguised(self, text: str, kinds: list[str]) -> str:
-        """`text` with each secret that its plain view (see msgref.disguise) shows replaced,
+        """`text` with each secret that its plain view (see transcript.disguise) shows replaced,
         from the first character it came from to the last."""
         plain, origin = disguise.plain_view(text)
         spans = [(origin[start], origin[end - 1] + 1, kind) for start, end, kind in self._spans(plain)]
@@ -361,7 +361,7 @@ class RedactedTranscript:
     `on_redact(n, kinds)` is told once of each message found to hold secrets, for the
     report, unless the finding is held (see `held`).
     A message whose line carries a redaction seal made under this redactor's rules,
-    checked as its line is read (see msgref.seal), is clean without a look: the importer
+    checked as its line is read (see transcript.seal), is clean without a look: the importer
     redacted it under the same rules.
     """
 
