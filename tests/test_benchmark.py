@@ -5,7 +5,7 @@ import pytest
 import benchmark
 from conftest import message_in
 from msgref.tags import TAG_RE, tagged
-from perf import claude_log, project, report, synthetic, whole_session
+from perf import claude_log, project, report, search_index, synthetic, whole_session
 from perf.measure import PageStats, Run
 from transcript.reader import load_transcript
 
@@ -183,3 +183,14 @@ def test_whole_session_sizes():
     assert benchmark.parse_args([]).whole_sizes == [6000, 10000]
     assert benchmark.parse_args(["--quick"]).whole_sizes == [1000]
     assert benchmark.parse_args(["--whole-sizes", ""]).whole_sizes == []
+
+
+def test_the_search_index_of_a_small_whole_session_is_measured(capsys, tmp_path):
+    assert search_index.main(["--sizes", "60"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("60 messages: built in ") and lines[2].startswith("  index: ")
+    assert "a query of one word loads at most" in lines[4] and "largest transcript page" in lines[5]
+    for argv in (["--sizes", "six"], ["--hooks", str(tmp_path)]):
+        with pytest.raises(SystemExit) as raised:
+            search_index.main(argv)
+        assert raised.value.code == 2 and ": error: " in capsys.readouterr().err.strip().splitlines()[-1]

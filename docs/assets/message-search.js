@@ -77,15 +77,22 @@
     return pages[low];
   };
 
-  // A query that is a message's number ("5852", "msg 5852", "#5852"): that message, if
-  // the transcript pages show it, with the page holding it.
+  // A query that is a message's number ("5852", "msg 5852", "#5852"): that number, and
+  // whether the transcript pages show its message, with the page holding it; null for
+  // any other query.
   const numberTyped = async (typed, index) => {
     const match = typed.trim().match(/^(?:msg\s*|#)?(\d{1,15})$/i);
     if (!match || !index.pages.length) return null;
     const n = Number(match[1]);
     const page = pageOf(index.pages, n);
     const excerpts = await load(page[1]);
-    return Object.hasOwn(excerpts, String(n)) ? { n, page, excerpts } : null;
+    return { n, page, excerpts, shown: Object.hasOwn(excerpts, String(n)) };
+  };
+
+  // What the pages hold, for a number they do not show: the first and last message.
+  const span = async (index) => {
+    const last = Object.keys(await load(index.pages[index.pages.length - 1][1])).map(Number);
+    return `The transcript's pages run from message ${index.pages[0][0]} to message ${Math.max(...last)}.`;
   };
 
   const resultItem = (n, page, excerpts, label) => {
@@ -108,7 +115,8 @@
   const answered = (typed) => { form.dataset.answered = typed; };
 
   let asked = 0;
-  const search = async () => {
+  // Lists what `input` finds; with `go`, a message's number typed goes to that message.
+  const search = async (go = false) => {
     const typed = input.value;
     const query = words(typed);
     const mine = ++asked;
@@ -131,7 +139,10 @@
       const shown = numbers.slice(0, SHOWN);
       const pages = shown.map((n) => pageOf(index.pages, n));
       const excerpts = await Promise.all(pages.map((page) => load(page[1])));
-      const goTo = await numberTyped(typed, index);
+      const number = await numberTyped(typed, index);
+      const goTo = number && number.shown ? number : null;
+      const absent = number && !number.shown ? `There is no message ${number.n} on the transcript's pages. `
+        + `${await span(index)} ` : "";
       if (mine !== asked) return; // a later query has been typed
       const items = shown.map((n, i) => resultItem(n, pages[i], excerpts[i]));
       if (goTo) items.unshift(resultItem(goTo.n, goTo.page, goTo.excerpts, `Go to message ${goTo.n}`));
@@ -140,8 +151,10 @@
         : numbers.length === 1 ? "1 message found."
         : numbers.length > SHOWN ? `${numbers.length.toLocaleString("en")} messages found; the first ${SHOWN} are listed.`
         : `${numbers.length} messages found.`;
-      status.textContent = goTo ? `Message ${goTo.n} is in the transcript. ${count}` : count;
+      status.textContent = goTo ? `Message ${goTo.n} is in the transcript. ${count}` : absent + count;
       answered(typed);
+      // Followed as a click on it is, so that the page's scripts see where it goes.
+      if (go && goTo) results.querySelector("a").click();
     } catch (error) {
       if (mine !== asked) return;
       results.replaceChildren();
@@ -156,10 +169,11 @@
     clearTimeout(timer);
     timer = setTimeout(search, 150);
   });
+  // Enter: a message's number goes to it; words list what they find.
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     clearTimeout(timer);
-    search();
+    search(true);
   });
   form.hidden = false;
 })();

@@ -21,6 +21,7 @@ from msgview.conversation import WORK, ConversationView
 from msgview.html import to_html
 from msgview.labels import SPEAKER_LABELS, shown_text
 from msgview.message_markdown import MessageMarkdown
+from msgview.search_text import searchable_text
 from msgview.usage import usage_html
 from transcript.images import image_src
 from transcript.schema import Message
@@ -166,7 +167,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
         if len(chunk) <= CONTENTS_MAX_MESSAGES:
             headings.append((f"msg-{n}", title))
         if layout.search:
-            search.append(SearchRecord(n, title, shown_text(shown)))
+            search.append(SearchRecord(n, title, shown_text(shown), searchable_text(shown)))
     after_last = layout.positions[-1] + 1 if layout.positions else 0
     if index == len(layout.pages) - 1 and after_last < len(numbers):
         add(_gap(numbers, after_last, len(numbers) - 1))
@@ -192,9 +193,11 @@ _HEADING = ('" data-msg="{n}"><div class="msg-head"><h2 id="msg-{n}"><a class="m
 _HEAD_END = '</h2>{origin}{time}{usage}<button class="msg-cite-button">Cite</button></div>'
 _ENTRY = '<div class="msg-entry msg-entry--{kind} msg-entry--{speaker}">{content}</div>'  # speaker: one of SPEAKERS
 _ITEM_END = "</div>"
-# Hides the tool calls, their outputs and the thinking (essay.css), where a page has some.
+# Hides the tool calls, their outputs and the thinking (essay.css), where a page has some;
+# its note says when a link to what it hides turned it off (assets/dialogue-switch.js).
 _DIALOGUE_SWITCH = ('<p class="msg-switch"><label><input type="checkbox" id="dialogue-only"> '
-                    "Dialogue only: hide tool calls, their outputs and thinking</label></p>")
+                    "Dialogue only: hide tool calls, their outputs and thinking</label>"
+                    '<span class="msg-switch__note" role="status"></span></p>')
 
 
 def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str, links: SiteLinks,

@@ -46,11 +46,14 @@ LOADED = "messageSearchLoaded"  # the function each file calls with its data
 
 
 class SearchRecord(NamedTuple):
-    """What the search shows of one message: its number, its heading and its words."""
+    """One message for the search: its number, and its heading and text as its result
+    shows them; its words are those of `searched` (see `msgview.search_text`), or of its
+    text when that is None."""
 
     n: int
     title: str
     text: str
+    searched: str | None = None
 
 
 def words(text: str) -> set[str]:
@@ -121,7 +124,7 @@ def page_index(records: Iterable[SearchRecord]) -> PageIndex | None:
     numbers: dict[str, list[int]] = defaultdict(list)  # word -> the numbers of its messages
     for record in sorted(records):
         excerpts[record.n] = [record.title, _excerpt(record.text, EXCERPT_CHARS)]
-        for word in words(record.text):
+        for word in words(record.text if record.searched is None else record.searched):
             numbers[word].append(record.n)
     if not excerpts:
         return None

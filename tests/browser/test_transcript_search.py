@@ -170,3 +170,26 @@ def test_a_number_typed_goes_to_its_message_on_its_page(browser, whole_host, who
     assert not [title for _, title in searched(page, str(n + 10_000)) if title.startswith("Go to")]  # not shown
     context.close()
     assert not problems.all(), problems.all()
+
+
+def test_enter_goes_to_the_number_typed_or_says_there_is_no_such_message(browser, whole_host, whole_session):
+    messages = BuiltIndex(whole_session).messages()
+    first, n = min(messages), max(messages)  # on the last page, typed on the first
+    context, page, problems = new_page(browser, DESKTOP, origin=whole_host.url)
+    page.goto(whole_host.url + "transcript/")
+    wait_for_material(page)
+    absent = n + 10_000
+    page.locator("#transcript-search").fill(f"#{absent}")
+    page.keyboard.press("Enter")
+    page.wait_for_function("q => document.querySelector('form.msg-search').dataset.answered === q", arg=f"#{absent}")
+    status = page.locator(".msg-search__status")
+    assert status.is_visible() and status.inner_text().startswith(
+        f"There is no message {absent} on the transcript's pages. "
+        f"The transcript's pages run from message {first} to message {n}.")
+    assert page.url == whole_host.url + "transcript/"  # stayed
+    page.locator("#transcript-search").fill(str(n))
+    page.keyboard.press("Enter")
+    page.wait_for_url(whole_host.url + messages[n][0])
+    assert page.locator(f"#msg-{n}").is_visible()
+    context.close()
+    assert not problems.all(), problems.all()
