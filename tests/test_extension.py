@@ -10,6 +10,8 @@ from conftest import selected
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgref.tags import MARK_OPEN, strip_markers
+from msgview.render import MessageRenderer
+from transcript.calls import CallsById
 from transcripts import MemoryTranscript
 
 MESSAGES = [
@@ -29,6 +31,7 @@ class Converter:
         self.citations = CitationRegistry()
         self.page = PageInProgress("page.md", "page.md")
         self.extension = MessageCitations(self)
+        self.renderer = MessageRenderer(call_of=CallsById(self.transcript))
 
     def message(self, n):
         return self.transcript.get(n)
@@ -100,8 +103,13 @@ def test_the_empty_message_is_marked_as_empty(convert):
 
 
 def test_a_long_message_is_shortened_in_the_snippet(convert):
-    text = convert("Long [msg 4].").select_one(".msg-snippet .msg-body__text").text
+    body = convert("Long [msg 4].").select_one(".msg-snippet .msg-body")
+    text = body.p.text
     assert text.endswith("…") and len(text) < 300
+    note = body.select_one(".msg-cut")
+    left_out = len(str(MESSAGES[3]["text"])) - len(text) + 2  # the cut's " …" is not the message's
+    assert note.text == f"Shortened here: {left_out:,} more characters. Read the whole message"
+    assert note.a["href"] == "transcript.md#msg-4"
 
 
 def test_a_tag_alone_on_its_line_is_a_full_block_quote(convert):
@@ -241,7 +249,7 @@ def test_markdown_placeholders_and_marks_in_a_message_stay_inert(convert):
     convert.transcript = MemoryTranscript([{"n": 1, "speaker": "user", "provenance": "verbatim", "text": placeholder}])
     page = convert('<b onclick="alert(1)">raw</b> cites [msg 1].')
     assert page.select("[onclick]") == [page.find("b")]  # only the page's own raw HTML
-    shown = page.select_one(".msg-snippet .msg-body__text").text
+    shown = page.select_one(".msg-snippet .msg-body").text
     assert shown == "x \u2402wzxhzdk:0\u2403 y \ufffd\ufffd\ufffd \ufffd"
     assert [link.attrs for link in page.select("a.msg-ref")] == [
         {"class": ["msg-ref", "msg-ref--verbatim"], "href": "transcript.md#msg-1", "id": "cite-1"}]

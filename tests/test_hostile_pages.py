@@ -242,7 +242,7 @@ def test_cited_in_excerpts_keep_entities_and_escaped_characters(hostile_site):
 def test_a_whole_message_quote_is_cut_like_the_transcript_and_links_the_whole_text(hostile_site):
     site = hostile_site[0]
     quote = page(site, "transcript-text").select_one("figure.msg-snippet--full")
-    shown = quote.select_one(".msg-body__text").get_text()
+    shown = quote.select_one("blockquote.msg-body pre").get_text()
     assert 4_000 < len(shown) <= 5_000 and LONG_TEXT.startswith(shown)
     note = quote.select_one(".msg-cut")
     assert note.get_text().startswith(f"Shown: the first {len(shown):,} of {len(LONG_TEXT):,} characters.")
@@ -266,7 +266,7 @@ def test_control_characters_never_reach_the_pages_the_index_or_the_text_files(ho
             assert not forbidden.search(str(soup(path))), path
     index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
     assert not any(forbidden.search(doc["text"] + doc["title"]) for doc in index["docs"])
-    shown = page(site, "transcript-text").select_one(".msg-body__text").get_text()
+    shown = page(site, "transcript-text").select_one(".msg-snippet blockquote.msg-body p").get_text()
     assert shown == "bell\u2407 nul\u2400 esc\u241b[31mred\u241b[0m del\u2421 c1\ufffd non\ufffd\ufffd end"
 
 
@@ -289,13 +289,12 @@ def test_bidirectional_controls_and_references_to_them_show_as_their_code_points
         "marked\u27e8U+200E\u27e9\u27e8U+200F\u27e9\u27e8U+061C\u27e9; as references \u27e8U+202E\u27e9txt.exe, "
         "\u27e8U+202E\u27e9, \u27e8U+200F\u27e9, \u241b, bold and &#x202e; in code.")
     assert selected(text, "code").get_text() == "&#x202e;"  # code shows what was written
-    # Beside the essay's paragraph, a snippet shows the text as written, its references as text.
     article = page(hostile_site[0], "transcript-text")
     reversed_paragraph = found(next((p for p in article.find_all("p") if p.get_text().startswith("Reversed")), None),
                                "the paragraph citing message 9003")
-    snippet = selected(found(reversed_paragraph.find_next("figure"), "a snippet"), ".msg-body__text")
-    assert snippet.get_text().startswith("Raw \u27e8U+202E\u27e9gpj.exe, ")
-    assert "as references &#x202e;txt.exe, &#8238;, &rlm;, &#x1B;, **bold**" in snippet.get_text()
+    # Beside the essay's paragraph, a snippet shows the text as the transcript does.
+    snippet = selected(found(reversed_paragraph.find_next("figure"), "a snippet"), "blockquote.msg-body p")
+    assert snippet.get_text() == text.get_text()
 
 
 def test_every_field_of_a_tool_input_passes_the_rule_at_any_depth(hostile_site):

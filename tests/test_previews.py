@@ -14,7 +14,8 @@ from conftest import TRANSCRIPT, attribute, build, copy_project, found, message_
 from message_index_reader import BuiltIndex
 from msgref.previews import CITATIONS_SHOWN, READ_MORE, SEE_IN_TRANSCRIPT, preview
 from msgview.html import to_html
-from msgview.render import EMPTY_LABEL
+from msgview.labels import EMPTY_LABEL
+from msgview.render import BOUNDS, MessageRenderer, Size
 from test_build import html_pages, resolve
 from transcripts import MemoryTranscript
 
@@ -130,9 +131,10 @@ def hostile_site(tmp_path_factory) -> Path:
 def test_a_preview_holds_markup_as_text_shortened_with_a_link_to_the_whole(hostile_site):
     box = preview_of(soup(hostile_site / "conclusion/index.html"), 9001)
     assert box.find_all(["script", "img"]) == [] and not box.select("[onerror]")
-    shown = box.select_one(".msg-body__text").get_text()
+    shown = box.select_one(".msg-body p").get_text()
     assert shown.startswith("<script>alert(1)</script> <img src=x") and shown.endswith(" …")
-    assert len(shown) <= 102
+    assert len(shown) <= BOUNDS[Size.PREVIEW].chars + 2
+    assert "more characters" in box.select_one(".msg-body .msg-cut").get_text()
     more = box.select_one(".msg-preview__more a")
     assert more.get_text() == READ_MORE and more["href"] == "../transcript/#msg-9001"
 
@@ -141,7 +143,8 @@ def test_a_preview_holds_markup_as_text_shortened_with_a_link_to_the_whole(hosti
 def test_a_preview_lists_a_few_citations_and_sends_to_the_transcript_for_more(citations: int) -> None:
     message = message_in(MemoryTranscript([{"n": 7, "speaker": "user", "provenance": "verbatim", "text": "Hi"}]), 7)
     cited_in = [(f"Page {i % 3}", f"page-{i % 3}/#cite-7-{i}") for i in range(citations)]
-    box = BeautifulSoup(to_html(preview(message, "../transcript/#msg-7", 100, cited_in)), "html.parser")
+    body = MessageRenderer().quotation(message, Size.PREVIEW)
+    box = BeautifulSoup(to_html(preview(message, body, "../transcript/#msg-7", cited_in)), "html.parser")
     links = [(a.get_text(), a["href"]) for a in box.select(".msg-preview__cited li a")]
     listed = min(citations, CITATIONS_SHOWN)
     assert links[:listed] == [(title if i < 3 else f"{title} ({i // 3 + 1})", link)

@@ -3,20 +3,23 @@ here; `test_whole_session_build` compares them with a worker's)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
+import pytest
 from mkdocs.utils import clean_directory
 
 from message_index_reader import data_of
 from sitebuild.between_builds import LastMade, SetAside
-from sitebuild.rendering import TranscriptRendering, _Links, _Made
+from sitebuild.rendering import TranscriptRendering, _Links, _Made, _made_from
 from sitebuild.settings import TranscriptSettings
 from transcripts import MemoryTranscript
 from transcriptsite.entries import page_entries
-from transcriptsite.layout import TranscriptLayout
+from transcriptsite.layout import LAYOUT_SETTINGS, TranscriptLayout
 from transcriptsite.message_index import MessageIndexWriter
 
 LONG = "a long tool output\n" * 400  # past message_chars: it gets a file of its whole text
@@ -90,6 +93,18 @@ def test_a_build_that_would_make_the_same_entries_takes_those_of_the_last(tmp_pa
     other = rendering_of(layout_of(40, 20), texts, kept)  # another transcript: made anew
     assert other.entries("transcript/index.md") is not paged.entries("transcript/index.md")
     other.finish()
+
+
+@pytest.mark.parametrize("name, value", [("folder", "log"), ("messages_per_page", 7), ("message_chars", 100),
+                                         ("search", False), ("context", 2)])
+def test_every_setting_of_the_pages_tells_kept_entries_from_new_ones(name: str, value: object) -> None:
+    assert name in LAYOUT_SETTINGS and len(LAYOUT_SETTINGS) == 5  # a new setting: add it here
+    layout = layout_of(40, 10)
+    settings = TranscriptSettings(messages_per_page=10, context=None)
+    change: dict[str, Any] = {name: value}
+    changed = TranscriptLayout(layout.transcript, dataclasses.replace(settings, **change), [3])
+    links = _Links(DirectoryPages())
+    assert _made_from(changed, links) != _made_from(TranscriptLayout(layout.transcript, settings, [3]), links)
 
 
 def test_the_whole_texts_set_aside_before_the_site_is_emptied_are_taken_back(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from markdown.util import HTML_PLACEHOLDER_RE
 
 from msgview import hidden_characters
 from msgview.html import NOT_SEARCHED
+from msgview.render import MessageRenderer, Size
 from msgview.text import displayable, shorten
 from transcript.schema import Message
 
@@ -73,6 +74,10 @@ class CitingBuild(Protocol):
 
     def href(self, n: int, from_page: str) -> str | None:
         """A Markdown link from the source file `from_page` to message n, if it is shown."""
+
+    @property
+    def renderer(self) -> MessageRenderer:
+        """How a message looks."""
 
     def shown_whole(self, message: Message, from_page: str) -> tuple[Message, etree.Element | None]:
         """The message as page `from_page` quotes it whole: cut where the transcript cuts
@@ -263,8 +268,11 @@ class SnippetPlacer(Treeprocessor):
 
     def _quote(self, block: etree.Element, link: etree.Element, message: Message) -> etree.Element:
         """The block quote of the whole message that stands for `block`, a tag alone."""
-        shown, cut_note = self.extension.build.shown_whole(message, self.extension.build.page.src)
-        quote = snippets.snippet(shown, link.get("href", ""), full=True)
+        build = self.extension.build
+        shown, cut_note = build.shown_whole(message, build.page.src)
+        # Every word, nothing folded away: the author quotes it whole to be read here.
+        body = self._stashed(build.renderer.quotation(shown, Size.PRINT).html)
+        quote = snippets.snippet(shown, body, link.get("href", ""))
         if cut_note is not None:
             quote.insert(1, cut_note)  # after the text, before the caption
         anchor, citation = block.get("id"), link.get("id", "")
@@ -298,7 +306,9 @@ class SnippetPlacer(Treeprocessor):
                 if other in cited and other not in done and cited[other][0].text == message.text
             )
             done.update([n, *(other.n for other, _ in together)])
-            figure = snippets.snippet(message, href, together=together)
+            shown_with = tuple(other.n for other, _ in together)
+            body = self.extension.build.renderer.quotation(message, Size.SNIPPET, href, shown_with)
+            figure = snippets.snippet(message, self._stashed(body.html), href, together=together)
             # Beside the paragraph, the text is the transcript's or, described, the essay's
             # own. Marked on each figure: Material's search ends a left-out element at the
             # first end tag of its name, so the <div> around them would end too soon.
@@ -306,6 +316,13 @@ class SnippetPlacer(Treeprocessor):
             shown.append(figure)
         _as_written(shown)
         return shown if len(shown) else None
+
+    def _stashed(self, made: str) -> etree.Element:
+        """An element that holds `made`, the renderer's HTML, as the page's Markdown
+        holds raw HTML: stored aside and put back as it is once the page is written."""
+        body = etree.Element("div", {"class": "msg-snippet__body"})
+        body.text = self.md.htmlStash.store(made)
+        return body
 
     def _quotation(self, following: etree.Element | None) -> str:
         """The text of `following` if it is a quotation."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as etree
 from collections.abc import Iterable
 
-from msgview.html import NOT_SEARCHED
-from msgview.render import SPEAKER_LABELS, message_body, provenance_label
+from msgview.html import NOT_SEARCHED, raw
+from msgview.labels import SPEAKER_LABELS, provenance_label
+from msgview.render import Rendered
 from transcript.schema import Message
 
 READ_MORE = "Read the whole message"
@@ -27,9 +28,9 @@ def preview_id(n: int) -> str:
     return f"msg-preview-{n}"
 
 
-def preview(message: Message, href: str, limit: int, cited_in: Iterable[tuple[str, str]]) -> etree.Element:
-    """Message `message` as the transcript shows it, shortened past `limit` characters,
-    with a link `href` to it and the (title, href) of each citation of it.
+def preview(message: Message, body: Rendered, href: str, cited_in: Iterable[tuple[str, str]]) -> etree.Element:
+    """Message `message`, its `body` rendered at the preview's size, with a link `href`
+    to it and the (title, href) of each citation of it.
 
     A non-modal dialog, since it holds links; the page's script gives the citation link
     aria-controls and aria-expanded, and describes the link by the message's text."""
@@ -41,12 +42,10 @@ def preview(message: Message, href: str, limit: int, cited_in: Iterable[tuple[st
     head = etree.SubElement(box, "p", {"class": "msg-preview__head", "id": f"{ident}-head"})
     etree.SubElement(head, "strong").text = f"Message {n}"
     head[0].tail = f" · {SPEAKER_LABELS[message.speaker]} · {provenance_label(message)}"
-    cut = len(message.text) > limit
-    body = message_body(message, limit if cut else None)
-    body.set("id", f"{ident}-text")
-    box.append(body)
+    text = etree.SubElement(box, "div", {"class": "msg-preview__body", "id": f"{ident}-text"})
+    text.append(raw(body.html))
     more = etree.SubElement(box, "p", {"class": "msg-preview__more"})
-    etree.SubElement(more, "a", {"href": href}).text = READ_MORE if cut else SEE_IN_TRANSCRIPT
+    etree.SubElement(more, "a", {"href": href}).text = READ_MORE if body.shortened else SEE_IN_TRANSCRIPT
     citations = _numbered(list(cited_in))
     if citations:
         cited = etree.SubElement(box, "div", {"class": "msg-preview__cited"})

@@ -9,10 +9,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as etree
 
 from msgview.html import NOT_SEARCHED
-from msgview.render import SPEAKER_LABELS, message_body, provenance_label
+from msgview.labels import SPEAKER_LABELS, provenance_label
 from transcript.schema import Message
-
-SNIPPET_CHARS = 280
 
 
 def citation_link(message: Message | None, n: int, href: str | None) -> etree.Element:
@@ -29,16 +27,16 @@ def citation_link(message: Message | None, n: int, href: str | None) -> etree.El
     return link
 
 
-def snippet(message: Message, href: str, full: bool = False,
+def snippet(message: Message, body: etree.Element, href: str,
             together: tuple[tuple[Message, str], ...] = ()) -> etree.Element:
-    """A message shown in an essay page: its body and a caption linking to the transcript.
+    """A message shown in an essay page: its `body`, as the renderer made it, and a
+    caption linking to the transcript.
 
     `together` holds (message, href) pairs that share this message's description and are
     shown under it rather than repeated.
     """
     figure = etree.Element("figure", {"class": f"msg-snippet msg-snippet--{message.provenance}"})
-    shown_with = tuple(other.n for other, _ in together)
-    figure.append(message_body(message, None if full else SNIPPET_CHARS, shown_with))
+    figure.append(body)
     caption = etree.SubElement(figure, "figcaption", {"class": "msg-snippet__caption", **NOT_SEARCHED})
     for index, (shown, link_to) in enumerate([(message, href), *together]):
         link = etree.SubElement(caption, "a", {"href": link_to})

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from transcript.schema import Message
 
 from .html import to_html
+from .labels import message_body
 from .message_markdown import MessageMarkdown
-from .render import message_body
 from .text import displayable
 from .tool_views import TASK_TOOLS, tool_call_html, tool_output_html
 
@@ -29,14 +29,17 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
            "November", "December")  # in English, whatever the machine's locale
 # The tools of the calls a page remembers; a call's output follows it within a few messages.
 _CALLS_REMEMBERED = 64
+# Where a view that has not seen a call learns of it: a call's id -> its tool's name, its message.
+CallOf = Callable[[str], "tuple[str, int] | None"]
 
 
 class ConversationView:
     """The messages of one page, in order."""
 
-    def __init__(self, markdown: MessageMarkdown, image_href: Callable[[str], str]):
-        """`image_href(name)`: the address of an image of a message, from this page."""
-        self._markdown, self._image_href = markdown, image_href
+    def __init__(self, markdown: MessageMarkdown, image_href: Callable[[str], str], call_of: CallOf | None = None):
+        """`image_href(name)`: the address of an image of a message, from this page;
+        `call_of`, the calls of outputs whose call the page has not shown before them."""
+        self._markdown, self._image_href, self._call_of = markdown, image_href, call_of
         self.images: list[tuple[int, str]] = []  # (message, image name) of the images shown
         self._day: str | None = None
         self._calls: dict[str, tuple[str, int]] = {}  # a call's id in the log -> its tool's name, its message
@@ -101,11 +104,17 @@ class ConversationView:
         self._previous = message.n
         return "".join(parts)
 
+    def output_label(self, message: Message) -> str:
+        """The label of a tool's output: the call it answers, where it is known."""
+        return self._output_label(message)[1]
+
     def _output_label(self, message: Message) -> tuple[str | None, str]:
         """The tool whose call a tool's output answers, if this page has it, and the
         output's label: the tool's name, and the message of the call if it is not the one
         right before (calls made together are answered after them all)."""
         call = self._calls.get(message.source_id or "")
+        if call is None and self._call_of is not None and message.source_id:
+            call = self._call_of(message.source_id)
         if call is None:
             return None, "Tool output"
         tool, n = call

@@ -9,6 +9,16 @@ import xml.etree.ElementTree as etree
 # repeats text found elsewhere (a caption, a message's snippet beside the paragraph
 # that cites it, the essay's words listed under the message they cite).
 NOT_SEARCHED = {"data-search-exclude": ""}
+# The tag of an element that stands for HTML made already, such as a message the renderer
+# made (`raw`): `to_html` writes its text as it is.
+_RAW_TAG = "\x00html"
+
+
+def raw(made: str) -> etree.Element:
+    """An element that `to_html` writes as `made`, HTML that was escaped as it was made."""
+    element = etree.Element(_RAW_TAG)
+    element.text = made
+    return element
 
 
 def to_html(element: etree.Element) -> str:
@@ -26,6 +36,9 @@ VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input
 
 
 def _write(element: etree.Element, parts: list[str]) -> None:
+    if element.tag == _RAW_TAG:
+        parts.append(element.text or "")
+        return
     parts.append("<" + element.tag)
     for name, value in element.attrib.items():
         parts.append(f' {name}="{html.escape(value)}"')

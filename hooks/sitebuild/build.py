@@ -32,6 +32,8 @@ from essaycite.zenodo import zenodo_json_text
 from msgref import stranded
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
+from msgview.render import MessageRenderer
+from transcript.calls import CallsById
 from transcript.home_folder import first_line_with_home
 from transcript.images import image_for_site, image_src, images_folder
 from transcript.reader import TranscriptError
@@ -100,7 +102,9 @@ class SiteBuild:
         self.rendering = TranscriptRendering(self.layout, self.pages,
                                              {n: file.path for n, file in texts.items()}, read,
                                              site.transcript.render_in_worker, log, index=index)
-        self.links = CitationLinks(self.layout, self.records, self.pages)
+        # How the essay's quotes, snippets, previews and appendix show a message.
+        self.renderer = MessageRenderer(call_of=CallsById(self.transcript))
+        self.links = CitationLinks(self.layout, self.records, self.pages, self.renderer)
         self.essay = CitableEssay(site.essay, self.records, self.pages, self.layout) if site.essay else None
         for hint in sentence_case_hints(site.essay.meta) if site.essay else []:
             log.info(hint)
@@ -169,7 +173,7 @@ class SiteBuild:
         if not essay:
             return html
         if src == PRINT_PAGE:
-            html = essay.with_appendix(html, self.records.citations)
+            html = essay.with_appendix(html, self.records.citations, self.renderer)
         return essay.fill_slots(src, html)
 
     def head(self, src: str) -> PageHead:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from msgref import previews
 from msgref.citations import Citation
 from msgview.html import to_html
+from msgview.render import MessageRenderer, Size
 from transcriptsite.entries import MAP, PageEntries
 from transcriptsite.layout import TranscriptLayout
 from transcriptsite.message_map import MapTemplate, marks
@@ -23,8 +24,8 @@ PREVIEWS_SLOT = '<div class="msg-previews-slot"></div>'
 
 
 class CitationLinks:
-    def __init__(self, layout: TranscriptLayout, records: PageRecords, pages: SitePages):
-        self._layout, self._records, self._pages = layout, records, pages
+    def __init__(self, layout: TranscriptLayout, records: PageRecords, pages: SitePages, renderer: MessageRenderer):
+        self._layout, self._records, self._pages, self._renderer = layout, records, pages, renderer
         self._between: dict[tuple[str, str], str | None] = {}  # (to, from) -> a link between two pages
 
     def previews(self, src: str) -> str:
@@ -40,7 +41,8 @@ class CitationLinks:
             if message is None or href is None:
                 continue
             cited_in = [(self._records.title_of(c.page), link_for(c)) for c in self._cited.get(n, [])]
-            shown.append(previews.preview(message, href, self._layout.message_chars, cited_in))
+            body = self._renderer.quotation(message, Size.PREVIEW)
+            shown.append(previews.preview(message, body, href, cited_in))
         return to_html(previews.previews_block(shown)) if shown else ""
 
     def entries_html(self, src: str, entries: PageEntries) -> str:

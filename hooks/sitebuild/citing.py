@@ -17,6 +17,7 @@ from essaycite.formats import downloads, message_references, references
 from essaycite.metadata import EssayMetadata, Part
 from msgref.citations import CitationRegistry
 from msgview.html import to_html
+from msgview.render import MessageRenderer
 from transcriptsite.layout import TranscriptLayout
 from transcriptsite.pages import cited_messages
 
@@ -152,7 +153,7 @@ class CitableEssay:
         panel.insert(1, tag)
         return panel
 
-    def with_appendix(self, html: str, citations: CitationRegistry) -> str:
+    def with_appendix(self, html: str, citations: CitationRegistry, renderer: MessageRenderer) -> str:
         """The converted one-page essay with its appendix: every message its sections cite,
         with its address."""
 
@@ -160,7 +161,7 @@ class CitableEssay:
             return self.meta.url_for(self._url(self._layout.src_of(n) or ""), f"msg-{n}")
 
         numbers = citations.cited_on(self.sections)
-        return html.replace(APPENDIX_SLOT, to_html(cited_messages(self._layout, numbers, address)), 1)
+        return html.replace(APPENDIX_SLOT, to_html(cited_messages(self._layout, numbers, address, renderer)), 1)
 
     def fill_slots(self, src: str, html: str) -> str:
         """A page with the citations its slots ask for (the "How to cite" page's)."""

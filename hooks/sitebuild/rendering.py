@@ -177,8 +177,7 @@ def _made_from(layout: TranscriptLayout, links: _Links) -> Hashable:
     shown = hashlib.blake2b(digest_size=32)  # the numbers of the messages each page shows
     for chunk in layout.pages:
         shown.update(array("q", chunk).tobytes() + b"|")
-    return (layout.folder, layout.context, layout.message_chars, layout.search,
-            shown.digest(), tuple(links.url(src) for src in layout.page_sources()))
+    return layout.settings, shown.digest(), tuple(links.url(src) for src in layout.page_sources())
 
 
 class _Links:

@@ -19,8 +19,8 @@ from typing import Protocol
 
 from msgview.conversation import WORK, ConversationView
 from msgview.html import to_html
+from msgview.labels import SPEAKER_LABELS, shown_text
 from msgview.message_markdown import MessageMarkdown
-from msgview.render import SPEAKER_LABELS, shown_text
 from transcript.images import image_src
 from transcript.schema import Message
 
@@ -219,7 +219,7 @@ def cut_message(layout: TranscriptLayout, message: Message,
     whole text at `text_href()`; or as it is, and None, when it is not that long."""
     if not layout.is_cut(message):
         return message, None
-    shown = _cut(message.text, layout.message_chars)
+    shown = cut_text(message.text, layout.message_chars)
     note = etree.Element("p", {"class": "msg-cut"})
     note.text = f"Shown: the first {len(shown):,} of {len(message.text):,} characters. "
     link = etree.SubElement(note, "a", {"href": text_href()})
@@ -228,7 +228,7 @@ def cut_message(layout: TranscriptLayout, message: Message,
     return dataclasses.replace(message, text=shown), note
 
 
-def _cut(text: str, limit: int) -> str:
+def cut_text(text: str, limit: int) -> str:
     """The start of `text`, up to `limit` characters, ending at a line break where one is near."""
     line_end = text.rfind("\n", 0, limit)
     return text[:line_end] if line_end > limit // 2 else text[:limit]

@@ -78,11 +78,18 @@ class MessageAnchors(Container[str]):
         return at < len(self._numbers) and self._numbers[at] == n
 
 
+# The names of those settings, read from the protocol rather than listed again.
+LAYOUT_SETTINGS = tuple(name for name, member in vars(LayoutSettings).items() if isinstance(member, property))
+
+
 class TranscriptLayout:
     """Which messages are shown, which generated page holds each, and the links between them."""
 
     def __init__(self, transcript: MessageSource, settings: LayoutSettings, cited: Iterable[int] = ()):
         self.transcript = transcript
+        # Every setting the pages are made from: what a development server's next build
+        # compares to know whether the entries it kept are still the same.
+        self.settings = tuple(getattr(settings, name) for name in LAYOUT_SETTINGS)
         self.folder = settings.folder.strip("/")
         self.context = settings.context
         self.message_chars = settings.message_chars

@@ -8,15 +8,17 @@ shown message gets a heading with the stable anchor `msg-N`.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from msgref.citations import Citation
-from msgview.html import to_html
-from msgview.render import SPEAKER_LABELS, message_body, provenance_label
+from msgview.html import raw, to_html
+from msgview.labels import SPEAKER_LABELS, provenance_label
+from msgview.render import MessageRenderer, Size
 
-from .entries import BADGE, ITEM
+from .entries import BADGE, ITEM, cut_text
 from .layout import TranscriptLayout
 
 ENTRIES_SLOT = '<div class="msg-entries-slot"></div>'
@@ -46,16 +48,19 @@ def _summary(layout: TranscriptLayout) -> str:
             f"{around}, {shown:,} in all; the others are left out.\n{{ .msg-summary }}")
 
 
-def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of: Callable[[int], str]) -> etree.Element:
-    """The messages `numbers`, each with its number, speaker, text (shortened past
-    `message_chars`), provenance and its address `address_of(n)`: the appendix of a
-    printed essay."""
+def cited_messages(layout: TranscriptLayout, numbers: Iterable[int], address_of: Callable[[int], str],
+                   renderer: MessageRenderer) -> etree.Element:
+    """The messages `numbers`, each with its number, speaker, content as printed
+    (shortened past `message_chars`), provenance and its address `address_of(n)`: the
+    appendix of a printed essay."""
     appendix = etree.Element("div", {"class": "cited-messages"})
     for n in numbers:
         message = layout.message(n)
         entry = etree.SubElement(appendix, "section", {"class": "cited-message", "id": APPENDIX_ENTRY.format(n=n)})
         etree.SubElement(entry, "h3").text = f"Message {n} — {SPEAKER_LABELS[message.speaker]}"
-        entry.append(message_body(message, layout.message_chars if layout.is_cut(message) else None))
+        shown = dataclasses.replace(message, text=cut_text(message.text, layout.message_chars)) \
+            if layout.is_cut(message) else message
+        entry.append(raw(renderer.quotation(shown, Size.PRINT).html))
         # A description says so in its label; a quotation, here.
         said = [] if message.is_described else [f"{provenance_label(message).capitalize()}."]
         if layout.is_cut(message):
