@@ -76,9 +76,31 @@ def test_an_image_is_a_link_to_it_and_nothing_is_loaded():
     assert "Image: x" in page.get_text() and page.get_text().count("Image") == 3
 
 
+def heading_levels(text: str) -> list[str]:
+    return [h.name for h in html_of(text).find_all(["h1", "h2", "h3", "h4", "h5", "h6"])]
+
+
 def test_a_messages_headings_sit_under_its_own():
-    page = html_of("# One\n## Two\n### Three\n#### Four\n##### Five")
-    assert [h.name for h in page.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])] == ["h3", "h4", "h5", "h6", "h6"]
+    assert heading_levels("# One\n## Two\n### Three\n#### Four\n##### Five") == ["h3", "h4", "h5", "h6", "h6"]
+
+
+def test_a_messages_highest_heading_is_one_under_its_own_whatever_its_level():
+    """The message's heading is an <h2>: its own highest heading is an <h3>, the others
+    as far below that as the author put them."""
+    assert heading_levels("## Plan\n\ntext\n\n#### Detail\n\n## Result") == ["h3", "h5", "h3"]
+    assert heading_levels("#### Only one") == ["h3"]
+    assert heading_levels("### Late\n\n# Top\n\n## Under") == ["h5", "h3", "h4"]
+    # In a quote or a list too; and no heading goes past <h6>.
+    assert heading_levels("> ### Quoted\n\n- ##### In a list\n\n###### Deepest") == ["h3", "h5", "h6"]
+
+
+def test_each_level_of_heading_moves_down_to_h6_at_most():
+    text = "\n\n".join(f"{'#' * level} Level {level}" for level in range(1, 7))
+    assert heading_levels(text) == ["h3", "h4", "h5", "h6", "h6", "h6"]
+
+
+def test_a_heading_in_code_is_no_heading():
+    assert heading_levels("```\n## not a heading\n```\n\n`## nor this`") == []
 
 
 def test_text_without_markdown_is_made_as_the_parser_makes_it():

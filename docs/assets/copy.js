@@ -2,8 +2,9 @@
 // to it); a "Copy" button under a citation copies that citation; a transcript message's
 // "Copy [msg N]" copies its tag, for the essay's text.
 (() => {
-  // The pages hide the tags' buttons until they can work (essay.css).
-  if (navigator.clipboard) document.documentElement.classList.add("can-copy");
+  // The pages hide the tags' buttons until they can work (essay.css). An attribute, not a
+  // class: a class set on <html> restyles every element of the page.
+  if (navigator.clipboard) document.documentElement.dataset.canCopy = "";
 
   const status = document.createElement("div");
   status.className = "copy-status";

@@ -21,8 +21,9 @@
 (() => {
   const template = document.getElementById("msg-cite-template");
   if (!template) return;
-  // The pages hide the messages' buttons until they can work (essay.css).
-  document.documentElement.classList.add("can-cite");
+  // The pages hide the messages' buttons until they can work (essay.css). An attribute,
+  // not a class: a class set on <html> restyles every element of the page.
+  document.documentElement.dataset.canCite = "";
   const hole = template.dataset.number;
   let open = null;  // the button whose panel is open, and the panel
 

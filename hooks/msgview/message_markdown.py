@@ -34,8 +34,10 @@ from .highlight import HIGHLIGHT_SECONDS, lexer_for, tokens_in_time
 from .text import displayable
 
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
-# A message's own headings, under the message's <h2>: # is <h3>, and so on to <h6>.
-_HEADING_SHIFT = 2
+# A message's own headings sit under the message's <h2>: its highest, whatever its level,
+# is <h3>, the others as many levels below it as the author put them, down to <h6>.
+_TOP_HEADING_LEVEL = 3
+_HEADING_TAGS = frozenset(f"h{level}" for level in range(1, 7))
 # A character, a line start or a line end that Markdown, as configured here, may read as
 # syntax (see `has_syntax`).
 _SYNTAX_CHAR_RE = re.compile(r"[\\`*_\[\]<>&!#|~\t\r]")
@@ -109,13 +111,26 @@ class _SafeElements(Treeprocessor):
     """Links only to the schemes allowed, images as links, headings moved down."""
 
     def run(self, root: etree.Element) -> None:
+        headings = []
         for element in root.iter():
             if element.tag == "a":
                 _keep_safe_link(element)
             elif element.tag == "img":
                 _image_as_link(element)
-            elif len(element.tag) == 2 and element.tag[0] == "h" and element.tag[1] in "123456":
-                element.tag = f"h{min(int(element.tag[1]) + _HEADING_SHIFT, 6)}"
+            elif element.tag in _HEADING_TAGS:
+                headings.append(element)
+        _move_under_message(headings)
+
+
+def _move_under_message(headings: list[etree.Element]) -> None:
+    """The headings moved so that the highest is <h3>, one level under the message's own
+    heading (a page whose headings skip a level is harder to walk by heading), the
+    others kept as far below it as they were, and none below <h6>."""
+    if not headings:
+        return
+    shift = _TOP_HEADING_LEVEL - min(int(heading.tag[1]) for heading in headings)
+    for heading in headings:
+        heading.tag = f"h{min(int(heading.tag[1]) + shift, 6)}"
 
 
 def _allowed(address: str) -> bool:

@@ -136,8 +136,9 @@ def new_page(browser: Browser, viewport: ViewportSize,
 
 
 def wait_for_material(page: Page) -> None:
-    """Material's script has run: it replaces the `no-js` class of <html>."""
-    page.wait_for_function("!document.documentElement.classList.contains('no-js')")
+    """Material's script has run: it ends by giving the page its observables (`component$`).
+    (Its `no-js` class of <html> is replaced before, in the page's head: main.html.)"""
+    page.wait_for_function("window.component$ !== undefined")
 
 
 # Colour arithmetic for scripts run in a page (the start of a function's body): a CSS
