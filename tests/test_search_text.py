@@ -85,8 +85,8 @@ def test_a_tool_call_is_found_by_its_input_and_a_thinking_by_its_words(tmp_path)
     assert index.search("platypus") == []  # a described message: the description alone is shown
     assert index.search("assistant read") == [6]
     messages = index.messages()  # as its result shows it: its heading and the start of its text
-    assert messages[3][1:] == ("Message 3 — assistant", "Tool call: Bash")
-    assert messages[2][1] == "Message 2 — assistant" and THINKING not in messages[2][2]
+    assert messages[3][1:] == ("Message 3 — assistant", "$ sleep 2 && curl -s localhost:8000/health")
+    assert messages[2][1:] == ("Message 2 — assistant", THINKING)  # a message of thinking alone shows it
 
 
 def test_the_words_searched_are_the_words_shown(tmp_path):
@@ -99,8 +99,8 @@ def test_the_words_searched_are_the_words_shown(tmp_path):
 def test_the_text_searched_names_each_part_once_a_line_apart():
     [*_, bash, _, multi_edit, described] = MemoryTranscript(RECORDS)
     assert searchable_text(bash).splitlines() == [
-        "Tool call: Bash", "Bash", "sleep 2 && curl -s localhost:8000/health", "Wait for the server"]
-    assert searchable_text(multi_edit).splitlines()[2:] == ["/srv/app/quokka.py", "retries = 1",
+        "Bash", "sleep 2 && curl -s localhost:8000/health", "Wait for the server"]
+    assert searchable_text(multi_edit).splitlines()[1:] == ["/srv/app/quokka.py", "retries = 1",
                                                             "retries = wombat_limit"]
     assert searchable_text(described) == "The assistant read a file."
 
@@ -127,6 +127,6 @@ def test_a_real_log_is_searched_in_all_its_entries_show(tmp_path, monkeypatch, l
     layout = layout_of(imported(log, tmp_path))
     after = indexed(tmp_path / "after", layout).search(word)
     assert after == shown_with(layout, word) and len(after) == shown
-    monkeypatch.setattr(entries, "searchable_text", lambda message: None)  # the text alone, as before
+    monkeypatch.setattr(entries, "searchable_text", lambda message: message.text)  # the text alone, as before
     before = indexed(tmp_path / "before", layout).search(word)
     assert len(before) == in_text and set(before) < set(after)

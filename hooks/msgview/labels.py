@@ -20,7 +20,8 @@ def provenance_label(message: Message) -> str:
 
 
 def message_body(message: Message, limit: int | None = None, shown_with: tuple[int, ...] = ()) -> etree.Element:
-    """The message's text: a quotation, a labelled description, or an empty marker.
+    """A described message's box (its description, shortened past `limit`), or the mark
+    of a message that holds nothing to show.
 
     `shown_with` names messages shown together with this one under one description.
     """
@@ -44,26 +45,9 @@ def message_body(message: Message, limit: int | None = None, shown_with: tuple[i
                 )
             note.text += "without saying which part belongs to which."
         return body
-    if not message.text.strip():
-        if message.tool_name:
-            call = etree.Element("p", {"class": "msg-body msg-body--tool"})
-            call.text = f"Tool call: {displayable(message.tool_name)}"
-            return call
-        empty = etree.Element("p", {"class": "msg-body msg-body--empty"})
-        empty.text = empty_label(message)
-        return empty
-    quote = etree.Element("blockquote", {"class": "msg-body msg-body--verbatim"})
-    text = etree.SubElement(quote, "p", {"class": "msg-body__text"})
-    text.text = shorten(message.text, limit) if limit else displayable(message.text)
-    return quote
-
-
-def shown_text(message: Message) -> str:
-    """The words a message's body shows, as plain text: its text, its tool call, or the
-    mark of an empty message."""
-    if message.text.strip() or message.is_described:
-        return displayable(message.text)
-    return f"Tool call: {displayable(message.tool_name)}" if message.tool_name else empty_label(message)
+    empty = etree.Element("p", {"class": "msg-body msg-body--empty"})
+    empty.text = empty_label(message)
+    return empty
 
 
 def _numbers_phrase(numbers: Iterable[int]) -> str:

@@ -146,6 +146,21 @@ def is_empty(message: Message) -> bool:
     return not (message.text.strip() or (message.thinking or "").strip() or message.tool_name or message.images)
 
 
+def shown_text(message: Message) -> str:
+    """The words a message's body shows first, as plain text, as a search result shows
+    them: its text (a description's, for a described one), else its thinking, its tool
+    call as one line, its images counted, or the mark of an empty message."""
+    if message.text.strip() or message.is_described:
+        return displayable(message.text)
+    if message.thinking and message.thinking.strip():
+        return displayable(message.thinking)
+    if message.tool_name:
+        return tool_call_line(message.tool_name, message.tool_input)
+    if message.images:
+        return _images_words(message)
+    return empty_label(message)
+
+
 def line(message: Message) -> str:
     """The message as one plain line: its text's first line, its tool call, its thinking
     marked, its images counted, or the mark of an empty message."""
@@ -184,8 +199,12 @@ def _left_out_note(chars: int, whole_href: str | None) -> str:
 
 
 def _images_note(message: Message) -> str:
+    return _paragraph("msg-body__note", _images_words(message))
+
+
+def _images_words(message: Message) -> str:
     count = len(message.images)
-    return _paragraph("msg-body__note", f"{'An image' if count == 1 else f'{count} images'}, shown in the transcript")
+    return f"{'An image' if count == 1 else f'{count} images'}, shown in the transcript"
 
 
 def _paragraph(css: str, text: str) -> str:

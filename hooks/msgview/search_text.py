@@ -9,24 +9,24 @@ from __future__ import annotations
 
 from transcript.schema import Message
 
-from .labels import shown_text
+from .render import shown_text
 
 
 def searchable_text(message: Message) -> str:
-    """The text whose words find `message`: its text as shown (or the mark of an empty
-    one), then, unless the essay describes it, its thinking, its tool's name and every
-    text in its tool's input, at any depth, a line apart. `message` is as the page shows
+    """The text whose words find `message`: its text, then, unless the essay describes
+    it, its thinking, its tool's name and every text in its tool's input, at any depth, a
+    line apart; for a message of none of these, what its body shows. `message` is as the page shows
     it: cut, if its text is long."""
     if message.is_described:  # the entry shows the description alone
         return message.text
     # The text as the log holds it: its words are the same, and a long one is not copied.
-    parts = [message.text if message.text.strip() else shown_text(message)]
+    parts = [message.text] if message.text.strip() else []
     if message.thinking:
         parts.append(message.thinking)
     if message.tool_name:
         parts.append(message.tool_name)
         parts += _texts(message.tool_input)
-    return "\n".join(parts)
+    return "\n".join(parts or [shown_text(message)])  # else its images, or the mark of an empty message
 
 
 def _texts(value: object) -> list[str]:

@@ -19,8 +19,9 @@ from typing import Protocol
 
 from msgview.conversation import WORK, ConversationView
 from msgview.html import to_html
-from msgview.labels import SPEAKER_LABELS, shown_text
+from msgview.labels import SPEAKER_LABELS
 from msgview.message_markdown import MessageMarkdown
+from msgview.render import shown_text
 from msgview.search_text import searchable_text
 from msgview.usage import usage_html
 from transcript.images import image_src
