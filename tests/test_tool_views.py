@@ -213,7 +213,7 @@ def test_a_shell_left_running_is_named_and_what_is_written_to_it_shown(tmp_path)
 def test_a_plan_and_a_question_are_shown_as_written(tmp_path):
     (plan,) = logged_calls(tmp_path, IDE_TOOLS, "ExitPlanMode")
     shown = selected(call("ExitPlanMode", plan), ".msg-tool > .msg-tool__markdown")  # as Markdown, not folded
-    assert selected(shown, "h4").text == "Plan: Make Project Installable as UV Tool"  # a message's "##"
+    assert selected(shown, "h3").text == "Plan: Make Project Installable as UV Tool"  # its highest heading, "##"
     (question,) = logged_calls(tmp_path, IDE_TOOLS, "AskUserQuestion")
     asked = selected(call("AskUserQuestion", question), ".msg-tool > .msg-tool__markdown")
     assert [strong.text for strong in asked.select("strong")][:2] == ["Installation method", "global tool"]

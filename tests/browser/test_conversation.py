@@ -94,10 +94,10 @@ def test_a_fold_opens_and_shows_what_it_holds(real_session, phone_and_desktop):
     page = phone_and_desktop(real_session.url, PHONE)
     page.goto(real_session.url + "transcript/")
     wait_for_material(page)
-    fold = page.locator("details.msg-fold").first
-    assert not fold.locator("pre").is_visible()
-    fold.locator("summary").click()
-    assert fold.locator("pre").is_visible()
+    fold = page.locator("details.msg-fold:has(pre)").first
+    assert not fold.locator("> pre, > .highlight pre").first.is_visible()
+    fold.locator("> summary").click()
+    assert fold.locator("> pre, > .highlight pre").first.is_visible()
 
 
 def test_dialogue_only_hides_the_work_and_shows_it_again(real_session, phone_and_desktop):
