@@ -11,7 +11,7 @@ from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgref.tags import MARK_OPEN, strip_markers
 from msgview.render import MessageRenderer
-from transcript.calls import CallsById
+from transcript.calls import CallsBefore
 from transcripts import MemoryTranscript
 
 MESSAGES = [
@@ -31,7 +31,7 @@ class Converter:
         self.citations = CitationRegistry()
         self.page = PageInProgress("page.md", "page.md")
         self.extension = MessageCitations(self)
-        self.renderer = MessageRenderer(call_of=CallsById(self.transcript))
+        self.renderer = MessageRenderer(call_of=CallsBefore(self.transcript))
 
     def message(self, n):
         return self.transcript.get(n)

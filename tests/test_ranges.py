@@ -14,7 +14,7 @@ from msgref.tags import CANDIDATE_RE, MARK_OPEN, MAX_RANGE, TAG_RE, near_miss_pr
 from msgview.render import MessageRenderer
 from paragraph_ids import TAG_ALONE_RE, slug
 from sitebuild.page_list import page_title
-from transcript.calls import CallsById
+from transcript.calls import CallsBefore
 from transcripts import MemoryTranscript
 from transcriptsite.layout import MessageAnchors, cited_numbers
 
@@ -33,7 +33,7 @@ class Converter:
         self.citations = CitationRegistry()
         self.page = PageInProgress("essay.md", "docs/essay.md")
         self.extension = MessageCitations(self)
-        self.renderer = MessageRenderer(call_of=CallsById(self.transcript))
+        self.renderer = MessageRenderer(call_of=CallsBefore(self.transcript))
 
     def message(self, n):
         return self.transcript.get(n)

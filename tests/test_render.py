@@ -13,7 +13,7 @@ from msgview.cut import ELLIPSIS, cut_at_block
 from msgview.labels import BLANK_LABEL, EMPTY_LABEL
 from msgview.render import BOUNDS, LINE_CHARS, MessageRenderer, Size, line
 from msgview.tool_views import tool_call_line
-from transcript.calls import CallsById
+from transcript.calls import LOOK_BACK, CallsBefore
 from transcript.schema import FIELD_TYPES, Message
 from transcript_formats import ReadStats, detect, read_messages
 from transcripts import MemoryTranscript
@@ -107,7 +107,7 @@ def test_an_output_is_labelled_by_its_call_wherever_it_is_shown(size):
     ])
     output = transcript.get(3)
     assert output is not None
-    shown = rendered(output, size, MessageRenderer(call_of=CallsById(transcript)))
+    shown = rendered(output, size, MessageRenderer(call_of=CallsBefore(transcript)))
     assert shown.select_one(".msg-output__label").get_text().startswith("Output of Bash (called in message 1)")
     assert "a.txt\nb.txt" in shown.pre.get_text()
 
@@ -187,7 +187,7 @@ def test_every_message_of_a_real_log_renders_at_every_size(path):
     transcript = MemoryTranscript([{**{key: value for key, value in vars(m).items()
                                        if value not in (None, ()) and key in FIELD_TYPES}, "n": n}
                                    for n, m in enumerate(messages, start=1)])
-    renderer = MessageRenderer(call_of=CallsById(transcript))
+    renderer = MessageRenderer(call_of=CallsBefore(transcript))
     calls = 0
     for n in transcript.numbers:
         shown = transcript.get(n)
@@ -209,3 +209,27 @@ def test_every_message_of_a_real_log_renders_at_every_size(path):
 def test_a_line_is_one_line_of_at_most_its_width(fields):
     one = line(message(**fields))
     assert "\n" not in one and len(one) <= LINE_CHARS + len(ELLIPSIS) and one.endswith("…")
+
+
+def test_an_output_is_labelled_by_a_call_only_a_few_messages_before_it():
+    far = LOOK_BACK + 1
+    records = [{"n": 1, "speaker": "assistant", "provenance": "verbatim", "text": "", "tool_name": "Bash",
+                "tool_input": {"command": "ls"}, "source_id": "call-1"}]
+    records += [{"n": n, "speaker": "assistant", "provenance": "verbatim", "text": f"step {n}"}
+                for n in range(2, far + 1)]
+    records += [{"n": far + 1, "speaker": "tool", "provenance": "verbatim", "text": "a.txt", "source_id": "call-1"}]
+    transcript = MemoryTranscript(records)
+    reads: list[int] = []
+
+    class Counted(MemoryTranscript):
+        def get(self, n: int) -> Message | None:
+            reads.append(n)
+            return super().get(n)
+
+    counted = Counted(records)
+    output = transcript.get(far + 1)
+    assert output is not None
+    shown = rendered(output, Size.SNIPPET, MessageRenderer(call_of=CallsBefore(counted)))
+    assert shown.select_one(".msg-output__label").get_text() == "Tool output"  # too far back to be looked for
+    assert sorted(reads) == list(range(2, far + 1))  # the messages just before it, and no other
+    assert CallsBefore(transcript)("call-1", 2) == ("Bash", 1, {"command": "ls"})

@@ -34,8 +34,9 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 ERROR_LABEL = '<p class="msg-error"><strong class="msg-error__label">Error</strong></p>'
 # The tools of the calls a page remembers; a call's output follows it within a few messages.
 _CALLS_REMEMBERED = 64
-# Where a view that has not seen a call learns of it: a call's id -> its tool's name, its message.
-CallOf = Callable[[str], "tuple[str, int, object] | None"]  # with the call's input
+# Where a view that has not seen a call learns of it: a call's id and the number of an
+# output that answers it -> the call's tool, its message and its input.
+CallOf = Callable[[str, int], "tuple[str, int, object] | None"]
 
 
 class CallLinks(Protocol):
@@ -164,7 +165,7 @@ class ConversationView:
             return tool, label, None if n == self._previous else n, call_input
         call = self._calls.get(message.source_id or "")
         if call is None and self._call_of is not None and message.source_id:
-            call = self._call_of(message.source_id)
+            call = self._call_of(message.source_id, message.n)
         if call is None:
             return None, "Tool output", None, None
         tool, n, call_input = call

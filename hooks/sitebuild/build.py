@@ -33,11 +33,11 @@ from msgref import stranded
 from msgref.citations import CitationRegistry
 from msgref.extension import MessageCitations, PageInProgress
 from msgview.render import MessageRenderer
-from transcript.calls import CallsById
+from transcript.calls import CallsBefore
 from transcript.home_folder import first_line_with_home
 from transcript.images import image_for_site, image_src, images_folder
 from transcript.reader import TranscriptError
-from transcript.redact import Redactor
+from transcript.redact import RedactedTranscript, Redactor
 from transcript.schema import Message, MessageSource
 from transcript.seal import SealCheck
 from transcriptsite.entries import cut_message
@@ -103,7 +103,8 @@ class SiteBuild:
                                              {n: file.path for n, file in texts.items()}, read,
                                              site.transcript.render_in_worker, log, index=index)
         # How the essay's quotes, snippets, previews and appendix show a message.
-        self.renderer = MessageRenderer(call_of=CallsById(self.transcript))
+        ids = _Reading(read.unredacted, fatal) if isinstance(read, RedactedTranscript) else None
+        self.renderer = MessageRenderer(call_of=CallsBefore(self.transcript, ids))
         self.links = CitationLinks(self.layout, self.records, self.pages, self.renderer)
         self.essay = CitableEssay(site.essay, self.records, self.pages, self.layout) if site.essay else None
         for hint in sentence_case_hints(site.essay.meta) if site.essay else []:

@@ -383,6 +383,12 @@ class RedactedTranscript:
     def __len__(self) -> int:
         return len(self.numbers)
 
+    @property
+    def unredacted(self) -> MessageSource:
+        """The messages as the file holds them: for what compares their fields and shows
+        none of them (which message is a call's, by its id), at a tenth of the cost."""
+        return self._transcript
+
     def __contains__(self, n: int) -> bool:
         return n in self._transcript
 
