@@ -257,10 +257,11 @@ def test_which_messages_get_a_text_file_is_known_before_any_is_read(tmp_path, mo
     assert layout.text_file_numbers() == [1, 3] and asked == []
     written: dict[int, bytes] = {}
     entries(layout, 0, write_text=written.__setitem__)
-    # Each read once for the pairs of tool calls and outputs, the first time a page is made, then once for its page.
+    # Each asked for the pairs of the page's tool calls and outputs, then for the page
+    # itself (the second time from the transcript's cache of the messages it last read).
     assert written == {1: b"x" * 60, 3: b"x" * 60} and asked == [1, 2, 3, 1, 2, 3]
     entries(layout, 0)
-    assert asked == [1, 2, 3] * 3
+    assert asked == [1, 2, 3] * 4
     assert layout_of(indexed, message_chars=500).text_file_numbers() == []
 
 

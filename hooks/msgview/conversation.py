@@ -22,6 +22,7 @@ from .labels import message_body
 from .message_markdown import MessageMarkdown
 from .text import displayable
 from .tool_views import TASK_TOOLS, tool_call_html, tool_output_html
+from .usage import usage_html
 from .wrappers import is_event, text_html
 
 # What a message is, for the page's "dialogue only" switch: the people's words, or the
@@ -66,6 +67,7 @@ class ConversationView:
         self._markdown, self._image_href, self._call_of, self._links = markdown, image_href, call_of, calls
         self.images: list[tuple[int, str]] = []  # (message, image name) of the images shown
         self._day: str | None = None
+        self._model: str | None = None  # the model the page last named
         # A call's id in the log -> its tool's name, its message, its input.
         self._calls: dict[str, tuple[str, int, object]] = {}
         self._previous = 0  # the number of the message before
@@ -94,6 +96,13 @@ class ConversationView:
         self._day = day
         return f'<time class="msg-time" datetime="{when.isoformat()}">{shown}</time>'
 
+    def usage_html(self, message: Message) -> str:
+        """The message's model and token counts; its model only where it is not the one
+        the page last named."""
+        shown = usage_html(message, self._model)
+        self._model = message.model or self._model
+        return shown
+
     def origin_html(self, message: Message) -> str:
         """Where a message came from other than the main conversation: a sidechain, a subagent."""
         if not message.origin:
@@ -115,8 +124,10 @@ class ConversationView:
                 parts.append(self.text_html(message.text))
             parts.append(tool_call_html(message.tool_name, message.tool_input))
             output = self._links.output_of(message.n) if self._links is not None else None
-            if self._links is not None and output is not None:
-                parts.append(f'<p class="msg-call-result">Result: <a href="{html.escape(self._links.href(output))}">'
+            href = self._links.href(output) if self._links is not None and output is not None else None
+            # A result shown right under its call needs no link to it, as it needs none back.
+            if href is not None and not (output == message.n + 1 and href.startswith("#")):
+                parts.append(f'<p class="msg-call-result">Result: <a href="{html.escape(href)}">'
                              f"message {output}</a></p>")
         elif message.speaker == "tool" and message.hook:
             parts.append((ERROR_LABEL if message.is_error else "") + _hook_output_html(message))

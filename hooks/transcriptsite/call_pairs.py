@@ -1,6 +1,6 @@
 """Which shown message answers each shown tool call, and which call each output answers,
-found once a build, from the shown messages in order: a call and its output carry the
-same id from the log (`source_id`, the call's id).
+found for each page from the shown messages around it, in order: a call and its output
+carry the same id from the log (`source_id`, the call's id).
 
 Only numbers are kept, in arrays searched by bisection (32 bytes a pair: a whole session
 of a million messages, a third of them outputs, takes about ten megabytes). The ids are

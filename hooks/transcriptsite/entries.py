@@ -23,7 +23,6 @@ from msgview.labels import SPEAKER_LABELS
 from msgview.message_markdown import MessageMarkdown
 from msgview.render import shown_text
 from msgview.search_text import searchable_text
-from msgview.usage import usage_html
 from transcript.images import image_src
 from transcript.schema import Message
 
@@ -148,7 +147,7 @@ def page_entries(layout: TranscriptLayout, index: int, links: SiteLinks,
     add(pager(layout, index, href))
     add(search_form(links.href(search_folder(layout.folder) + "/", here)) if layout.search else None)
     headings, search = [], []
-    calls = PageCallLinks(layout.call_pairs, layout.src_of, href, here, layout.message)
+    calls = PageCallLinks(layout.call_pairs(index), layout.src_of, href, here, layout.message)
     view = ConversationView(_markdown(), lambda name: links.href(image_src(layout.folder, name), here), calls=calls)
     switch_place = pieces.place()
     for k, n in enumerate(chunk, start=first):
@@ -214,7 +213,7 @@ def _item(pieces: _Pieces, layout: TranscriptLayout, message: Message, here: str
     pieces.add(_HEADING.format(n=n, speaker=html.escape(speaker, quote=False)))
     pieces.hole(BADGE, n)
     pieces.add(_HEAD_END.format(origin=view.origin_html(message), time=view.time_html(message),
-                                usage=usage_html(message)))
+                                usage=view.usage_html(message)))
     pieces.add(_ENTRY.format(kind=view.kind(message), speaker=message.speaker, content=content))
     pieces.hole(CITED_IN, n)
     pieces.add(_ITEM_END)

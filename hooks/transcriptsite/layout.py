@@ -90,6 +90,8 @@ class MessageAnchors(Container[str]):
         return at < len(self._numbers) and self._numbers[at] == n
 
 
+# How far either side of a page its calls' outputs and its outputs' calls are looked for.
+PAIRS_AROUND = 64
 # The names of those settings, read from the protocol rather than listed again.
 LAYOUT_SETTINGS = tuple(name for name, member in vars(LayoutSettings).items() if isinstance(member, property))
 
@@ -126,11 +128,14 @@ class TranscriptLayout:
         """The transcript's numbers as the map at the top of each page draws them."""
         return number_strip(self.transcript.numbers)
 
-    @functools.cached_property
-    def call_pairs(self) -> CallPairs:
-        """The tool calls and outputs the pages show, each paired with the other: found
-        once, when a page first asks, from the shown messages in order."""
-        return call_pairs(self.message(n) for chunk in self.pages for n in chunk)
+    def call_pairs(self, index: int) -> CallPairs:
+        """The tool calls and outputs of page `index`, each paired with the other, found
+        among the shown messages from PAIRS_AROUND before the page to PAIRS_AROUND after
+        it: an output comes a few messages after its call. Read just before the page is
+        made, its messages are read once: the transcript keeps the last it read."""
+        first = sum(len(page) for page in self.pages[:index])
+        around = self._shown[max(first - PAIRS_AROUND, 0) : first + len(self.pages[index]) + PAIRS_AROUND]
+        return call_pairs(self.message(n) for n in around)
 
     @property
     def shows_all(self) -> bool:
