@@ -1,17 +1,12 @@
 """The `[msg N]` expansion, run through Python-Markdown alone (no MkDocs)."""
 
-import textwrap
 
 import markdown
 import pytest
-from bs4 import BeautifulSoup
 
 from conftest import selected
-from msgref.citations import CitationRegistry
-from msgref.extension import MessageCitations, PageInProgress
+from markdown_converter import Converter
 from msgref.tags import MARK_OPEN, strip_markers
-from msgview.render import MessageRenderer
-from transcript.calls import CallsBefore
 from transcripts import MemoryTranscript
 
 MESSAGES = [
@@ -22,45 +17,9 @@ MESSAGES = [
 ]
 
 
-class Converter:
-    """Converts Markdown with the extension, standing in for the build it serves."""
-
-    def __init__(self):
-        self.transcript = MemoryTranscript(MESSAGES)
-        self.warnings = []
-        self.citations = CitationRegistry()
-        self.page = PageInProgress("page.md", "page.md")
-        self.extension = MessageCitations(self)
-        self.renderer = MessageRenderer(call_of=CallsBefore(self.transcript))
-
-    def message(self, n):
-        return self.transcript.get(n)
-
-    def href(self, n, from_page):
-        return f"transcript.md#msg-{n}"
-
-    def shown_whole(self, message, from_page):
-        return message, None  # no message here is long enough to be cut
-
-    def warn(self, text):
-        self.warnings.append(text)
-
-    def begin_page(self, src, display_path, first_line=1, derived=False):
-        self.page = PageInProgress(src, display_path, first_line, derived)
-        self.citations.forget_page(src)
-
-    def __call__(self, text: str, first_line: int = 1) -> BeautifulSoup:
-        self.begin_page("essay.md", "docs/essay.md", first_line)
-        md = markdown.Markdown(
-            extensions=[self.extension, "attr_list", "pymdownx.highlight", "pymdownx.superfences"]
-        )
-        self.html = md.convert(textwrap.dedent(text))
-        return BeautifulSoup(self.html, "html.parser")
-
-
 @pytest.fixture
 def convert():
-    return Converter()
+    return Converter(MESSAGES)
 
 
 def test_a_tag_becomes_a_link_with_its_snippet_beside_the_paragraph(convert):
@@ -227,7 +186,7 @@ def test_messages_described_in_one_breath_share_one_snippet():
         {"n": 5, "speaker": "unknown", "provenance": "described", "text": "both", "described_with": [6]},
         {"n": 6, "speaker": "unknown", "provenance": "described", "text": "both", "described_with": [5]},
     ]
-    converter = Converter()
+    converter = Converter(MESSAGES)
     converter.transcript = MemoryTranscript(records)
     page = converter("Failed ([msg 5], [msg 6]).\n\nAlone [msg 6].")
     together, alone = page.select(".msg-snippets")

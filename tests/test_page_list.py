@@ -13,10 +13,10 @@ import yaml
 from bs4 import BeautifulSoup, Tag
 
 from conftest import attribute, built_cleanly, found, selected, soup
+from session_pages import layout_of
 from sitebuild.generated import transcript_intro
 from sitebuild.how_to_cite import FIRST_MESSAGE, FIRST_PARAGRAPH, how_to_cite_markdown
 from sitebuild.page_list import CONTENTS_SLOT, ContentsSlot, PageList, page_title
-from test_transcript_pages import layout_of
 from transcripts import MemoryTranscript
 
 SECTIONS = ("index.md", "part-one.md", "more/part-two.md")

@@ -1,21 +1,14 @@
 """`[msg A-B]`: consecutive messages cited as one, through Python-Markdown alone (no MkDocs)."""
 
-import textwrap
 
-import markdown
 import pytest
-from bs4 import BeautifulSoup
 
 from conftest import attribute, selected
 from essaycite.formats import message_references
-from msgref.citations import CitationRegistry
-from msgref.extension import MessageCitations, PageInProgress
+from markdown_converter import Converter
 from msgref.tags import CANDIDATE_RE, MARK_OPEN, MAX_RANGE, TAG_RE, near_miss_problem, tagged
-from msgview.render import MessageRenderer
 from paragraph_ids import TAG_ALONE_RE, slug
 from sitebuild.page_list import page_title
-from transcript.calls import CallsBefore
-from transcripts import MemoryTranscript
 from transcriptsite.layout import MessageAnchors, cited_numbers
 
 SPEAKERS = ["user", "assistant", "tool", "assistant", "user", "assistant"]
@@ -24,38 +17,9 @@ MESSAGES = [{"n": n, "speaker": SPEAKERS[(n - 1) % len(SPEAKERS)], "provenance":
              "text": f"text of {n} " * 60} for n in [*range(1, 7), *range(8, 41)]]
 
 
-class Converter:
-    """Converts Markdown with the extension, standing in for the build it serves."""
-
-    def __init__(self):
-        self.transcript = MemoryTranscript(MESSAGES)
-        self.warnings = []
-        self.citations = CitationRegistry()
-        self.page = PageInProgress("essay.md", "docs/essay.md")
-        self.extension = MessageCitations(self)
-        self.renderer = MessageRenderer(call_of=CallsBefore(self.transcript))
-
-    def message(self, n):
-        return self.transcript.get(n)
-
-    def href(self, n, from_page):
-        return f"transcript.md#msg-{n}"
-
-    def shown_whole(self, message, from_page):
-        return message, None
-
-    def warn(self, text):
-        self.warnings.append(text)
-
-    def __call__(self, text: str) -> BeautifulSoup:
-        md = markdown.Markdown(extensions=[self.extension, "attr_list", "pymdownx.highlight", "pymdownx.superfences"])
-        self.html = md.convert(textwrap.dedent(text))
-        return BeautifulSoup(self.html, "html.parser")
-
-
 @pytest.fixture
 def convert():
-    return Converter()
+    return Converter(MESSAGES)
 
 
 # --- One tag pattern ---

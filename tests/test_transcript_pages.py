@@ -6,12 +6,11 @@ from bs4 import BeautifulSoup
 
 from conftest import attribute, entry_of, found, selected
 from msgref.citations import Citation
-from sitebuild.settings import TranscriptSettings
-from sitebuild.urls import relative_url
+from session_pages import DirectoryLinks, layout_of
 from transcript.schema import Message
 from transcripts import MemoryTranscript, read
 from transcriptsite.entries import BADGE, CITED_IN, ITEM, MAP, page_entries
-from transcriptsite.layout import TranscriptLayout, cited_numbers
+from transcriptsite.layout import cited_numbers
 from transcriptsite.message_index import PageIndex
 from transcriptsite.pages import ENTRIES_SLOT, cited_in_fill, page_markdown
 
@@ -19,25 +18,6 @@ from transcriptsite.pages import ENTRIES_SLOT, cited_in_fill, page_markdown
 def transcript(*numbers, **fields):
     records = [{"n": n, "speaker": "tool", "provenance": "verbatim", "text": f"text {n}", **fields} for n in numbers]
     return MemoryTranscript(records)
-
-
-def layout_of(messages, per_page=500, cited=(), context=None, **settings) -> TranscriptLayout:
-    """A layout with the site's settings but these; every message shown unless `context` is given."""
-    configured = TranscriptSettings(messages_per_page=per_page, context=context, **settings)
-    return TranscriptLayout(messages, configured, cited)
-
-
-class DirectoryLinks:
-    """Addresses as MkDocs makes them by default: transcript/page-2.md is served at transcript/page-2/."""
-
-    def url(self, src: str) -> str:
-        if not src.endswith(".md"):
-            return src
-        stem = src.removesuffix(".md")
-        return stem.removesuffix("index") if stem.endswith("index") else stem + "/"
-
-    def href(self, target: str, source: str) -> str:
-        return relative_url(self.url(target), self.url(source))
 
 
 def entries(layout, index, write_text=None):
