@@ -58,8 +58,9 @@ class Rendered:
 
 
 class MessageRenderer:
-    """Renders messages at any size. `call_of(call_id)` tells the tool and the message of
-    a call, so that a tool's output is shown under its call's name wherever it stands;
+    """Renders messages at any size. `call_of(call_id, output)` tells the tool, the message
+    and the input of the call that message `output` answers, so that a tool's output is
+    shown under its call's name wherever it stands;
     `image_href(name)` the address of a message's image, or None where images are only
     named (they are shown in the transcript)."""
 
