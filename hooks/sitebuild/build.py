@@ -168,7 +168,7 @@ class SiteBuild:
         if essay and src in essay.sections:
             title_end = html.find("</h1>")
             at = title_end + len("</h1>") if title_end >= 0 else 0  # under the title, or first
-            html = html[:at] + essay.byline(src) + html[at:] + essay.section_box(src)
+            html = html[:at] + essay.byline(src) + html[at:] + essay.section_box(src) + essay.passage_cite_template(src)
         if self.records.citations.linked_from(src):
             html += PREVIEWS_SLOT  # filled as the page is written: no stage reads them
         if not essay:
@@ -218,7 +218,7 @@ class SiteBuild:
         if src not in self.rendering.sources:
             return output
         panel = (self.essay.message_cite_template(src) + self.essay.range_cite_templates(src, self._ranges_from(src))
-                 if self.essay else "")
+                 + self.essay.passage_cite_template(src) if self.essay else "")
         entries = self.rendering.entries(src)
         self._publish_images(entries.images)
         output = output.replace(ENTRIES_SLOT, self.links.entries_html(src, entries) + panel, 1)

@@ -15,6 +15,7 @@ from essaycite.cite_box import NOT_SEARCHED, citation_list, cite_box, link_line
 from essaycite.doi import doi_url
 from essaycite.formats import downloads, message_references, references
 from essaycite.metadata import EssayMetadata, Part
+from essaycite.passage import passage_template
 from msgref.citations import CitationRegistry
 from msgview.html import to_html
 from msgview.render import MessageRenderer
@@ -132,13 +133,30 @@ class CitableEssay:
         of the message a reader asks to cite. The citations of a page's messages differ in
         nothing else, and written for each message they were most of a page's weight."""
         url = self._url(src)
-        # A number that nothing else in the panel holds (not the essay's title, say).
-        hole = next(number for number in _NUMBER_HOLES
-                    if to_html(self._message_panel(number, url)).replace(str(number), "1")
-                    == to_html(self._message_panel(1, url)))
+        hole = self._number_hole(url)
         template = etree.Element("template", {"id": MESSAGE_CITE_TEMPLATE, "data-number": str(hole)})
         template.append(self._message_panel(hole, url))
         return to_html(template)
+
+    def passage_cite_template(self, src: str) -> str:
+        """How to cite a passage of page `src`, a section or a transcript page, written once
+        for the page: a template with holes for the words quoted and their address, which
+        the page's script (assets/passage-cite.js) fills; on a transcript page, also for the
+        number of the message they are quoted from, as in `message_cite_template`."""
+        if src in self.sections:
+            part = self.section_part(src)
+            return to_html(passage_template(references(self.meta, part), part.url))
+        url = self._url(src)
+        hole = self._number_hole(url)
+        message = self.meta.message(hole, url)
+        return to_html(passage_template(references(self.meta, message), message.url, number_hole=hole))
+
+    def _number_hole(self, url: str) -> int:
+        """A number that nothing else in a message's panel on the page at `url` holds (not
+        the essay's title, say), to stand for the number of the message cited."""
+        return next(number for number in _NUMBER_HOLES
+                    if to_html(self._message_panel(number, url)).replace(str(number), "1")
+                    == to_html(self._message_panel(1, url)))
 
     def range_cite_templates(self, src: str, ranges: list[tuple[int, int]]) -> str:
         """How to cite each range of messages cited that begins on transcript page `src`:
