@@ -67,3 +67,29 @@ def test_a_reader_who_prefers_dark_gets_it_before_the_content_is_parsed(browser,
     changes, scheme = start(browser, host, DESKTOP, "dark")
     assert scheme == "slate"
     assert [change for change in changes if change[1] in COLOURS or change[1] == "class"] == []
+
+
+# Each layout shift of the page as it loads, by the elements it moved.
+RECORD_SHIFTS = """window.layoutShifts = [];
+new PerformanceObserver((list) => {
+  for (const shift of list.getEntries()) {
+    window.layoutShifts.push(shift.sources.map((source) => source.node && source.node.className));
+  }
+}).observe({ type: "layout-shift", buffered: true });"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_transcript_does_not_move_as_its_scripts_start(browser, host, viewport):
+    """The search box, shown by its script once loaded, had its place kept before."""
+    context, page, problems = new_page(browser, viewport, origin=host.url)
+    page.add_init_script(RECORD_SHIFTS)
+    page.goto(host.url + "transcript/")
+    wait_for_material(page)
+    page.wait_for_load_state("load")
+    assert page.locator("form.msg-search").is_visible()
+    page.evaluate("new Promise(requestAnimationFrame)")
+    page.evaluate("new Promise(requestAnimationFrame)")
+    shifts = page.evaluate("window.layoutShifts")
+    assert problems.all() == []
+    context.close()
+    assert shifts == []
