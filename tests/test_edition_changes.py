@@ -4,12 +4,14 @@ lists the changes, read back with an HTML parser."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
 from conftest import ROOT, attribute, selected
 from essaycite.changes import Change, Paragraph, changes_html, compare
+from essaycite.source import ID_LINE_RE, lines_outside_code
 from test_speaker_colours import contrast, rgb
 
 
@@ -60,10 +62,52 @@ def test_a_paragraph_on_another_page_with_the_same_words_is_moved():
 
 
 @pytest.mark.parametrize("edition", ["old", "new"])
-def test_an_id_twice_in_one_edition_is_an_error_naming_it(edition):
-    twice = [*OLD, home("p-b", "Again.")]
-    with pytest.raises(ValueError, match=f"the {edition} edition .*'p-b'"):
+def test_an_id_twice_on_one_page_is_an_error_naming_it(edition):
+    twice = [*OLD, context("p-b", "Again.")]
+    with pytest.raises(ValueError, match=f"the {edition} edition .*'p-b' on the page 'context/'"):
         compare(twice, OLD) if edition == "old" else compare(OLD, twice)
+
+
+def test_an_id_on_two_pages_is_two_paragraphs_each_matched_on_its_page():
+    old = [home("p-same", "Home words."), context("p-same", "Context words.")]
+    new = [home("p-same", "Home words."), context("p-same", "Context words, revised.")]
+    assert compare(old, new) == [Change("reworded", old[1], new[1])]
+
+
+def test_an_id_that_leaves_for_one_of_two_pages_is_not_guessed_moved():
+    elsewhere = Paragraph("p-b", "significance/", "Significance", "The model sat still.")
+    new = [OLD[0], home("p-b", "The model sat still."), elsewhere, OLD[2]]
+    # Two pages now have p-b: neither is taken for the old one, which stood after p-a.
+    assert kinds(compare(OLD, new)) == [("removed", "p-b"), ("added", "p-b"), ("added", "p-b")]
+
+
+def essay_paragraphs(folder: Path) -> list[Paragraph]:
+    """The paragraphs with ids of an essay's pages, each its source lines above its id line."""
+    paragraphs = []
+    for path in sorted(folder.glob("*.md")):
+        page = "" if path.stem == "index" else f"{path.stem}/"
+        block: list[str] = []
+        for line in lines_outside_code(path.read_text(encoding="utf-8")):
+            id_line = ID_LINE_RE.match(line)
+            if id_line:
+                paragraphs.append(Paragraph(id_line.group(1), page, path.stem, " ".join(block)))
+            block = [] if id_line or not line.strip() else [*block, line]
+    return paragraphs
+
+
+def test_the_shipped_essay_whose_pages_share_an_id_compares_page_by_page():
+    essay = essay_paragraphs(ROOT / "tests" / "projects" / "silence" / "docs")
+    pages_of = {anchor: [p.page for p in essay if p.anchor == anchor] for anchor in {p.anchor for p in essay}}
+    shared = sorted(anchor for anchor, pages in pages_of.items() if len(pages) > 1)
+    assert shared == ["p-the-empty-message-at"]  # the opening of "Significance" and of "Conclusion"
+    assert compare(essay, essay) == []
+    revised = [Paragraph(p.anchor, p.page, p.page_title, p.text.replace("empty", "blank", 1))
+               if p.page == "conclusion/" and p.anchor in shared else p for p in essay]
+    changes = compare(essay, revised)
+    assert [(change.kind, change.new and change.new.page) for change in changes] == [("reworded", "conclusion/")]
+    page = page_of(changes)
+    assert [(d.get_text(), i.get_text()) for d, i in zip(page.select("del"), page.select("ins"), strict=True)] == \
+        [("[deleted: empty]", "[inserted: blank]")]
 
 
 def page_of(changes: list[Change]) -> BeautifulSoup:

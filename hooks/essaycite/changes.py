@@ -1,12 +1,13 @@
 """What changed between two editions of the essay, paragraph by paragraph, and the page
-that lists it. Paragraphs are matched by their ids, which stay as the text is revised."""
+that lists it. Paragraphs are matched by their ids, which stay as the text is revised,
+and by their pages, as an id is unique within its page only."""
 
 from __future__ import annotations
 
 import difflib
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -35,24 +36,25 @@ def compare(old: Sequence[Paragraph], new: Sequence[Paragraph]) -> list[Change]:
     """The paragraphs added, removed, reworded or moved to another page, in the new
     edition's reading order; a removed paragraph stands after the one it followed in
     the old edition (the nearest before it that is still there)."""
-    old_by_anchor, new_by_anchor = _by_anchor(old, "old"), _by_anchor(new, "new")
-    removed_after: dict[str | None, list[Change]] = {}
-    kept: str | None = None  # the last paragraph so far of the old edition that the new one keeps
+    earlier = _matched(old, new)
+    later = {before: after for after, before in earlier.items()}
+    removed_after: dict[Paragraph | None, list[Change]] = {}
+    kept: Paragraph | None = None  # the last paragraph so far of the old edition that is kept, as the new one has it
     for paragraph in old:
-        if paragraph.anchor in new_by_anchor:
-            kept = paragraph.anchor
+        if paragraph in later:
+            kept = later[paragraph]
         else:
             removed_after.setdefault(kept, []).append(Change("removed", paragraph, None))
     changes = list(removed_after.get(None, []))
     for paragraph in new:
-        before = old_by_anchor.get(paragraph.anchor)
+        before = earlier.get(paragraph)
         if before is None:
             changes.append(Change("added", None, paragraph))
         elif _words(before.text) != _words(paragraph.text):
             changes.append(Change("reworded", before, paragraph))
         elif before.page != paragraph.page:
             changes.append(Change("moved", before, paragraph))
-        changes.extend(removed_after.get(paragraph.anchor, []))
+        changes.extend(removed_after.get(paragraph, []))
     return changes
 
 
@@ -129,13 +131,36 @@ def _append_text(parent: etree.Element, text: str) -> None:
         parent.text = (parent.text or "") + text
 
 
-def _by_anchor(paragraphs: Sequence[Paragraph], edition: str) -> dict[str, Paragraph]:
-    found: dict[str, Paragraph] = {}
+def _matched(old: Sequence[Paragraph], new: Sequence[Paragraph]) -> dict[Paragraph, Paragraph]:
+    """Each paragraph of the new edition that the old one has, and its old self: the one
+    with its id on its page or else, moved, the one with its id on another page, when
+    that id is on one page only of the paragraphs left unmatched in each edition. (An
+    id is unique within its page, not across the essay: two pages may open alike.)"""
+    old_at, new_at = _by_place(old, "old"), _by_place(new, "new")
+    earlier = {after: old_at[place] for place, after in new_at.items() if place in old_at}
+    old_left = _by_unique_id(paragraph for place, paragraph in old_at.items() if place not in new_at)
+    new_left = _by_unique_id(paragraph for place, paragraph in new_at.items() if place not in old_at)
+    earlier.update({after: old_left[anchor] for anchor, after in new_left.items() if anchor in old_left})
+    return earlier
+
+
+def _by_place(paragraphs: Sequence[Paragraph], edition: str) -> dict[tuple[str, str], Paragraph]:
+    found: dict[tuple[str, str], Paragraph] = {}
     for paragraph in paragraphs:
-        if paragraph.anchor in found:
-            raise ValueError(f"the {edition} edition has two paragraphs with the id {paragraph.anchor!r}")
-        found[paragraph.anchor] = paragraph
+        place = (paragraph.page, paragraph.anchor)
+        if place in found:
+            raise ValueError(f"the {edition} edition has two paragraphs with the id {paragraph.anchor!r} "
+                             f"on the page {paragraph.page!r}")
+        found[place] = paragraph
     return found
+
+
+def _by_unique_id(paragraphs: Iterable[Paragraph]) -> dict[str, Paragraph]:
+    """The paragraphs by their ids, leaving out an id that more than one of them has."""
+    by_id: dict[str, list[Paragraph]] = {}
+    for paragraph in paragraphs:
+        by_id.setdefault(paragraph.anchor, []).append(paragraph)
+    return {anchor: alike[0] for anchor, alike in by_id.items() if len(alike) == 1}
 
 
 def _words(text: str) -> str:
