@@ -190,3 +190,21 @@ def test_a_copy_differing_from_its_record_is_named(tmp_path: Path) -> None:
 ])
 def test_links_between_pages_of_the_site(from_path: str, to_path: str, href: str) -> None:
     assert relative_href(from_path, to_path) == href
+
+
+def test_editions_kept_one_after_another_link_to_each_other(tmp_path: Path) -> None:
+    project = author_project("decorators", tmp_path / "project")
+    for date in ("2027-04-01", "2027-05-01"):
+        result = new_edition(project, "--date", date)
+        assert result.returncode == 0, result.stderr
+    site = built_cleanly(project)
+    second = "editions/2/timing/index.html"
+    links = {a.get_text(): attribute(a, "href") for a in selected(soup(site / second), ".essay-byline").select("a")}
+    assert lands(site, second, links["Edition 1"]) == site / "editions" / "1" / "timing" / "index.html"
+    assert lands(site, second, links["What changed"]) == site / "editions" / "2" / "what-changed" / "index.html"
+    for kept in ("editions/1/timing/index.html", second):
+        line = selected(soup(site / kept), ".later-edition")
+        assert "edition 3" in line.get_text()
+        assert lands(site, kept, attribute(selected(line, "a"), "href")) == site / "timing" / "index.html"
+    changes = soup(site / "what-changed" / "index.html").get_text()
+    assert "No paragraph changed from edition 2 to edition 3." in changes

@@ -49,7 +49,7 @@ from .between_builds import KEPT, KEPT_INDEX, KEPT_PAGES, KEPT_TEXTS, LastTransc
 from .citation_links import PREVIEWS_SLOT, CitationLinks
 from .citing import APPENDIX_SLOT, PDF_SLOT, CitableEssay, PageHead, cite_as_block
 from .edition_links import WHAT_CHANGED_SLOT, EditionLinks, what_changed_markdown
-from .editions import PARAGRAPHS_FILE, changed_since_kept, publish
+from .editions import PARAGRAPHS_FILE, publish
 from .files import replaced_when_done
 from .generated import GeneratedFile, WrittenFile, print_page, transcript_pages, whole_texts
 from .how_to_cite import KEPT_EDITIONS_SLOT, example_section, how_to_cite_markdown
@@ -85,9 +85,6 @@ class SiteBuild:
                  fatal: type[Exception] = PageError, kept: LastTranscript = KEPT):
         _spare_the_collector()
         self.site, self.log = site, log
-        for edition in site.essay.earlier if site.essay else ():
-            if problem := changed_since_kept(site.docs_path, edition):
-                raise SettingsError(f"{problem}: a kept edition stays as it was published")
         read = self._read_transcript(kept)
         self.transcript = _Reading(read, fatal)
         cited = cited_numbers(pages.values())

@@ -2,9 +2,9 @@
 it (scripts/new_edition.py), in the docs folder's `editions/N/`, and beside it a record,
 `editions/N.json`, of its number, its date and the hash of each of its files.
 
-A build checks each copy against its record, so that a kept edition never changes, and
-publishes it at `editions/N/` with a line on each page saying that a later edition
-exists. Publishing a copy is copying it: only its pages are read, for that line.
+A build publishes each copy at `editions/N/`, with a line on each page saying that a
+later edition exists, and checks it against its record as it copies it, reading each
+file once: a kept edition never changes.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def kept_editions(docs_dir: str, current: int) -> tuple[KeptEdition, ...]:
     folder = os.path.join(docs_dir, EDITIONS_FOLDER)
     if not os.path.isdir(folder):
         return ()
-    found = []
+    found: list[KeptEdition] = []
     for name in sorted(os.listdir(folder)):
         path = os.path.join(folder, name)
         if name.endswith(".json") and os.path.isfile(path):
@@ -83,16 +83,22 @@ def _read_record(path: str) -> KeptEdition:
         raise SettingsError(f"{path}: not the record of a kept edition ({problem})") from None
 
 
-def file_hashes(folder: str) -> dict[str, str]:
-    """Each file under `folder`, by its path from it with "/" between folders, and its SHA-256."""
-    hashes = {}
+def files_in(folder: str) -> list[str]:
+    """Each file under `folder`, by its path from it with "/" between folders, in order."""
+    found: list[str] = []
     for root, folders, names in os.walk(folder):
         folders.sort()
-        for name in sorted(names):
-            path = os.path.join(root, name)
-            with open(path, "rb") as file:
-                hashes[posixpath.join(*os.path.relpath(path, folder).split(os.sep))] = hashlib.file_digest(
-                    file, "sha256").hexdigest()
+        found.extend(posixpath.join(*os.path.relpath(os.path.join(root, name), folder).split(os.sep))
+                     for name in sorted(names))
+    return found
+
+
+def file_hashes(folder: str) -> dict[str, str]:
+    """Each file under `folder`, by its path from it, and its SHA-256."""
+    hashes = {}
+    for path in files_in(folder):
+        with open(os.path.join(folder, *path.split("/")), "rb") as file:
+            hashes[path] = hashlib.file_digest(file, "sha256").hexdigest()
     return hashes
 
 
@@ -100,7 +106,10 @@ def changed_since_kept(docs_dir: str, edition: KeptEdition) -> str | None:
     """What differs between the copy of `edition` and its record, as a problem naming a
     file; None if nothing does."""
     folder = os.path.join(docs_dir, edition.folder)
-    found = file_hashes(folder) if os.path.isdir(folder) else {}
+    return _difference(edition, file_hashes(folder) if os.path.isdir(folder) else {}, folder)
+
+
+def _difference(edition: KeptEdition, found: Mapping[str, str], folder: str) -> str | None:
     for path, digest in edition.files.items():
         if path not in found:
             return f"{os.path.join(folder, path)}: missing from kept edition {edition.number}"
@@ -114,25 +123,31 @@ def changed_since_kept(docs_dir: str, edition: KeptEdition) -> str | None:
 
 def publish(docs_dir: str, site_dir: str, edition: KeptEdition, later_line: Callable[[str], str]) -> None:
     """Copies the kept `edition` into the site, each of its pages with the line that
-    `later_line` gives for its path in the copy."""
+    `later_line` gives for its path in the copy; SettingsError naming a file of the copy
+    that differs from the record, and nothing of the copy left in the site."""
     source, target = os.path.join(docs_dir, edition.folder), os.path.join(site_dir, edition.folder)
-    for path in edition.files:
+    found = {}
+    for path in files_in(source):
+        with open(os.path.join(source, *path.split("/")), "rb") as file:
+            data = file.read()
+        found[path] = hashlib.sha256(data).hexdigest()
+        if path.endswith(".html"):
+            data = _with_line(data, later_line(path).encode())
         destination = os.path.join(target, *path.split("/"))
         os.makedirs(os.path.dirname(destination), exist_ok=True)
-        if not path.endswith(".html"):
-            shutil.copyfile(os.path.join(source, *path.split("/")), destination)
-            continue
-        with open(os.path.join(source, *path.split("/")), encoding="utf-8") as file:
-            page = file.read()
-        with open(destination, "w", encoding="utf-8") as file:
-            file.write(_with_line(page, later_line(path)))
+        with open(destination, "wb") as file:
+            file.write(data)
+    if problem := _difference(edition, found, source):
+        shutil.rmtree(target, ignore_errors=True)
+        raise SettingsError(f"{problem}: a kept edition stays as it was published")
 
 
-def _with_line(page: str, line: str) -> str:
-    if LATER_EDITION_SLOT in page:
-        return page.replace(LATER_EDITION_SLOT, line, 1)
-    body = page.find("<body")
-    end = page.find(">", body) if body >= 0 else -1
+def _with_line(page: bytes, line: bytes) -> bytes:
+    slot = LATER_EDITION_SLOT.encode()
+    if slot in page:
+        return page.replace(slot, line, 1)
+    body = page.find(b"<body")
+    end = page.find(b">", body) if body >= 0 else -1
     return page[: end + 1] + line + page[end + 1:] if end >= 0 else page
 
 
