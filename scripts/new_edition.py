@@ -85,9 +85,11 @@ def keep(config_path: Path, date: datetime.date | None, pdf: bool) -> str:
     if urlsplit(meta.url).hostname in LOCAL_HOSTS:
         raise EditionError(f"site_url: {meta.url} is this machine's, and the kept copy's citations would name it "
                            "for good: give the address the site is published at, as SITE_URL=https://your.host/path/")
+    given = f"--date {date}" if date else f"today, {datetime.date.today()} (--date gives another)"
     date = date or datetime.date.today()
     if date < meta.published:
-        raise EditionError(f"--date {date}: earlier than edition {meta.edition}'s date, {meta.published}")
+        raise EditionError(f"the next edition's date, {given}, is earlier than edition {meta.edition}'s, "
+                           f"{meta.published}")
     folder = Path(site.docs_path) / EDITIONS_FOLDER / str(meta.edition)
     record = Path(record_path(site.docs_path, meta.edition))
     if folder.exists() or record.exists():

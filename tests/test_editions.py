@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import Tag
+from pypdf import PdfReader
 
 from author_project import ROOT, author_project
 from conftest import attribute, build, built_cleanly, found, selected, soup
@@ -163,7 +164,7 @@ def test_a_date_before_the_edition_kept_is_refused(tmp_path: Path) -> None:
     project = author_project("decorators", tmp_path / "project")
     result = new_edition(project, "--date", "2027-03-09")
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert "--date 2027-03-09: earlier than edition 1's date, 2027-03-10" in result.stderr
+    assert "the next edition's date, --date 2027-03-09, is earlier than edition 1's, 2027-03-10" in result.stderr
     assert not (project / "docs" / "editions").exists()
 
 
@@ -208,3 +209,17 @@ def test_editions_kept_one_after_another_link_to_each_other(tmp_path: Path) -> N
         assert lands(site, kept, attribute(selected(line, "a"), "href")) == site / "timing" / "index.html"
     changes = soup(site / "what-changed" / "index.html").get_text()
     assert "No paragraph changed from edition 2 to edition 3." in changes
+
+
+def test_a_kept_edition_gets_its_pdf_when_asked(tmp_path: Path) -> None:
+    project = author_project("decorators", tmp_path / "project")
+    result = new_edition(project, "--pdf", "--date", NEXT_DATE)
+    assert result.returncode == 0, result.stderr
+    pdf = PdfReader(project / "docs" / "editions" / "1" / "essay.pdf")
+    links = [str(action["/URI"]) for page in pdf.pages for note in page.get("/Annots") or []
+             if (action := note.get_object().get("/A")) and "/URI" in action]
+    assert links and all(link.startswith(f"{PUBLIC_URL}editions/1/") for link in links)
+    site = built_cleanly(project)
+    kept = soup(site / "editions" / "1" / "timing" / "index.html")
+    assert lands(site, "editions/1/timing/index.html", attribute(selected(kept, ".essay-byline a[href$='.pdf']"),
+                                                                 "href")) == site / "editions" / "1" / "essay.pdf"
