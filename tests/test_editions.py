@@ -223,3 +223,10 @@ def test_a_kept_edition_gets_its_pdf_when_asked(tmp_path: Path) -> None:
     kept = soup(site / "editions" / "1" / "timing" / "index.html")
     assert lands(site, "editions/1/timing/index.html", attribute(selected(kept, ".essay-byline a[href$='.pdf']"),
                                                                  "href")) == site / "editions" / "1" / "essay.pdf"
+
+
+def test_the_kept_editions_are_listed_where_readers_look_for_them(site: Path) -> None:
+    for page in ("how-to-cite/index.html", "what-changed/index.html"):
+        article = selected(soup(site / page), "article")
+        links = {a.get_text(): attribute(a, "href") for a in article.select("a") if a.get_text() == "edition 1"}
+        assert lands(site, page, links["edition 1"]) == site / "editions" / "1" / "index.html"

@@ -39,14 +39,14 @@ class EditionLinks:
         self.earlier, self._kept_copy = essay.earlier, essay.settings.kept_copy
         self._sections, self._pages, self._docs_dir = essay.sections, pages, docs_dir
 
-    def link(self, edition: KeptEdition, src: str) -> str:
-        """The link from page `src` to the same page in the kept `edition`, or to its home
-        page if it had no such page."""
+    def link(self, edition: KeptEdition, src: str, same_page: bool = True) -> str:
+        """The link from page `src` to the same page in the kept `edition` (unless not
+        `same_page`), or to its home page if it had no such page."""
         here = self._pages.url(src) or ""
         root = relative_url("", here)
         # A kept copy is built as a site of its own, at its folder: the others stand beside it.
         folder = f"../{edition.number}/" if self._kept_copy else f"{edition.folder}/"
-        had_it = here in edition.files or f"{here}index.html" in edition.files
+        had_it = same_page and (here in edition.files or f"{here}index.html" in edition.files)
         return ("" if root == "." else root + "/") + folder + (here if had_it else "")
 
     def byline(self, src: str) -> list[tuple[str, str]]:
@@ -59,16 +59,19 @@ class EditionLinks:
                 *((f"Edition {edition.number}", self.link(edition, src)) for edition in reversed(self.earlier))]
 
     def kept_list(self, src: str) -> str:
-        """A sentence of page `src` linking to each kept edition; "" if there is none."""
+        """A paragraph of page `src` linking to each kept edition, and to what changed
+        unless it is that page; "" if no edition is kept."""
         if not self.earlier:
             return ""
-        named = [f'<a href="{html.escape(self.link(edition, src))}">edition {edition.number}</a> '
+        named = [f'<a href="{html.escape(self.link(edition, src, same_page=False))}">edition {edition.number}</a> '
                  f"({dated(edition.published)})" for edition in self.earlier]
-        changes = relative_url(self._pages.url(WHAT_CHANGED_PAGE) or "", self._pages.url(src) or "")
-        return ("<p>This is edition {current}. Each earlier edition stays at its own address as it was published, "
-                "with its own citations: {named}. <a href=\"{changes}\">What changed</a> in edition {current}, "
-                "paragraph by paragraph.</p>").format(current=self.current, named=", ".join(named),
-                                                      changes=html.escape(changes))
+        line = (f"<p>This is edition {self.current}. Each earlier edition stays at its own address as it was "
+                f"published, with its own citations: {', '.join(named)}.")
+        if src != WHAT_CHANGED_PAGE:
+            changes = relative_url(self._pages.url(WHAT_CHANGED_PAGE) or "", self._pages.url(src) or "")
+            line += (f' <a href="{html.escape(changes)}">What changed</a> in edition {self.current}, '
+                     "paragraph by paragraph.")
+        return line + "</p>"
 
     def what_changed(self, records: PageRecords) -> str:
         """The changes since the last kept edition, as the page of what changed shows them."""
@@ -78,8 +81,8 @@ class EditionLinks:
         new_root = "" if new_root == "." else new_root + "/"
         old_root = self.link(since, WHAT_CHANGED_PAGE).removesuffix(here)
         changes = compare(self.kept_paragraphs(since), self.paragraphs(records))
-        return changes_html(changes, old_edition=since.number, new_edition=self.current,
-                            old_root=old_root, new_root=new_root)
+        return self.kept_list(WHAT_CHANGED_PAGE) + changes_html(
+            changes, old_edition=since.number, new_edition=self.current, old_root=old_root, new_root=new_root)
 
     def paragraphs(self, records: PageRecords) -> list[Paragraph]:
         """The paragraphs of the essay as this build converted them, in reading order."""
