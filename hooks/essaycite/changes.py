@@ -96,7 +96,7 @@ def _entry(change: Change, old_edition: int, new_edition: int, old_root: str, ne
     if change.old:
         links.append((f"in edition {old_edition}", f"{old_root}{change.old.page}#{change.old.anchor}"))
     for index, (label, href) in enumerate(links):
-        heading[-1].tail = " or " if index else ": "
+        heading[-1].tail = " · " if index else ": "
         etree.SubElement(heading, "a", {"href": href}).text = label
     quote = etree.SubElement(etree.SubElement(entry, "blockquote", {"class": "changes-text"}), "p")
     if change.old and change.new and change.kind == "reworded":

@@ -21,6 +21,10 @@ from .site_pages import WHAT_CHANGED_PAGE, SitePages
 from .urls import relative_url
 
 WHAT_CHANGED_SLOT = '<div class="what-changed-slot"></div>'
+# The line is put into pages styled by the kept copy's own stylesheet, written before it:
+# it carries its style, in the theme's colours.
+LATER_EDITION_STYLE = ("border-left: 0.2rem solid var(--md-accent-fg-color); "
+                       "background: var(--md-accent-fg-color--transparent); padding: 0.6em 0.9em; margin-top: 0")
 
 
 def what_changed_markdown(current: int) -> str:
@@ -112,7 +116,8 @@ class EditionLinks:
                 return ""
             counterpart = path if os.path.isfile(os.path.join(site_dir, *path.split("/"))) else "index.html"
             href = relative_href(f"{edition.folder}/{path}", counterpart)
-            return (f'<p class="later-edition" role="note">This is edition {edition.number} of the essay, published '
+            return (f'<p class="later-edition" role="note" style="{LATER_EDITION_STYLE}">'
+                    f"This is edition {edition.number} of the essay, published "
                     f"{dated(edition.published)} and kept as it was. The current edition is "
                     f'<a href="{html.escape(href)}">edition {self.current}</a>, published '
                     f"{dated(self.published)}.</p>")
