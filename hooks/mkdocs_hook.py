@@ -27,6 +27,7 @@ from sitebuild.between_builds import KEPT_PAGES
 from sitebuild.build import PROBLEMS, SiteBuild
 from sitebuild.citing import PDF_SLOT
 from sitebuild.config_file import check_aliases
+from sitebuild.editions import EDITIONS_FOLDER
 from sitebuild.files import (
     ITS_COPY,
     check_links,
@@ -123,6 +124,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     docs = os.path.join(site.project_dir, site.docs_dir, "")
     docs_name = os.path.relpath(docs, site.project_dir)  # as a problem names it
     for file in list(files):
+        if file.src_uri.startswith(f"{EDITIONS_FOLDER}/") and not file.generated_by:
+            files.remove(file)  # a kept edition: checked against its record and published by the build
+            continue
         # The raw transcript is an input, not a page or asset: unredacted, by whatever name.
         copy = transcript_copy(file.abs_src_path, site.source_path) if file.abs_src_path else None
         if copy == ITS_COPY and file.inclusion is not InclusionLevel.EXCLUDED:  # not `.transcript.jsonl.swp`

@@ -9,7 +9,8 @@ edited, and how fast the transcript loads. For whole sessions, it generates a Cl
 Code log, imports it, and times in turns the build that shows every message, the same
 build in one process (no worker), the build that shows only the cited ones, and two
 peers on the same log, claude-code-transcripts and claude-code-log (when they are
-installed: pip install -r requirements-benchmark.txt). Prints the tables and the budgets
+installed: pip install -r requirements-benchmark.txt). Last, the shipped site with five
+kept editions against none, beside the time of copying them. Prints the tables and the budgets
 as PASS or FAIL, and writes both to benchmark-results.md in the output folder.
 """
 
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from perf import measure, project, report, synthetic, whole_session
+from perf import kept_editions, measure, project, report, synthetic, whole_session
 from sitebuild.settings import SettingsError, TranscriptSettings, read_settings
 
 DEFAULT_SIZES = "1000,10000,100000"
@@ -147,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         for messages in args.whole_sizes:
             whole.append(whole_session.measure_whole(messages, args, work, use_peer=not args.no_peer))
             print(f"{messages:,} messages, every one shown: {whole[-1].every.seconds:.2f} s", flush=True)
+        editions = kept_editions.measure_editions(work, args.repeat)
+        print(kept_editions.summary(editions), flush=True)
     except measure.MeasureError as error:
         print(f"benchmark: {error}", file=sys.stderr)
         return 2
@@ -158,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(work, ignore_errors=True)
 
     per_page = project.transcript_settings(args.settings).messages_per_page
-    results = report.budgets(shipped, rows, per_page) + report.whole_budgets(whole)
+    results = report.budgets(shipped, rows, per_page) + report.whole_budgets(whole) \
+        + [kept_editions.budget(editions)]
     lines = [
         f"# Build benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
         "",
@@ -174,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         *(["Whole sessions: a generated Claude Code log, imported, built with `context: all`; "
            + peer_sentence(args.no_peer), "", *report.whole_table(whole), ""] if whole else []),
+        f"Kept editions: {kept_editions.summary(editions)}.",
+        "",
         "```",
         *report.budget_lines(results),
         "```",

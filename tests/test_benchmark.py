@@ -1,11 +1,13 @@
 """The build benchmark's parts, on tiny sizes: the benchmark itself runs outside the tests."""
 
+import dataclasses
+
 import pytest
 
 import benchmark
 from conftest import message_in
 from msgref.tags import TAG_RE, tagged
-from perf import claude_log, project, report, search_index, synthetic, whole_session
+from perf import claude_log, kept_editions, project, report, search_index, synthetic, whole_session
 from perf.measure import PageStats, Run
 from transcript.reader import load_transcript
 
@@ -194,3 +196,13 @@ def test_the_search_index_of_a_small_whole_session_is_measured(capsys, tmp_path)
         with pytest.raises(SystemExit) as raised:
             search_index.main(argv)
         assert raised.value.code == 2 and ": error: " in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_kept_editions_are_measured_against_a_site_with_none(tmp_path):
+    cost = kept_editions.measure_editions(tmp_path, repeat=1, count=2)
+    assert cost.editions == 2 and cost.files > 0 and cost.size > 0
+    assert cost.none > 0 and cost.kept > 0 and cost.copy > 0
+    assert len(list((tmp_path / "editions-kept" / "docs" / "editions").glob("*.json"))) == 2
+    assert not (tmp_path / "editions-none" / "docs" / "editions").exists()
+    passed, text = kept_editions.budget(dataclasses.replace(cost, kept=cost.none + 2 * cost.copy))
+    assert passed is False and "2 kept editions add to the build at most what copying them takes" in text

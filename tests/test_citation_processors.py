@@ -19,7 +19,7 @@ from essaycite.casing import sentence_case
 from essaycite.exchange import biblatex, bibtex, csl_item
 from essaycite.formats import Reference, apa, chicago, downloads, mla
 from essaycite.metadata import EssayMetadata, Person
-from essaycite.work import work
+from essaycite.work import ordinal, work
 from test_citation_formats import META, NAMED
 
 RENDER_JS = ROOT / "tests" / "csl" / "render.js"
@@ -27,6 +27,7 @@ CSL_STYLES = {"APA": "apa", "MLA": "modern-language-association", "Chicago": "ch
 STYLE_FUNCTIONS = {"APA": apa, "MLA": mla, "Chicago": chicago}
 DOI = "10.5281/zenodo.1234567"
 WITH_DOI = dataclasses.replace(NAMED, doi=DOI)  # the essay's DOI; its parts have none
+SECOND_EDITION = dataclasses.replace(NAMED, edition=2)  # its own citation keys
 
 
 def section_parts(meta: EssayMetadata) -> list:
@@ -148,7 +149,8 @@ def bbl_entries(bbl: str) -> dict[str, tuple[str, str]]:
     return result
 
 
-@pytest.mark.parametrize("meta", [META, NAMED, WITH_DOI], ids=["unsigned", "signed", "doi"])
+@pytest.mark.parametrize("meta", [META, NAMED, WITH_DOI, SECOND_EDITION],
+                         ids=["unsigned", "signed", "doi", "second-edition"])
 @pytest.mark.parametrize("style", ["plain", "apalike", "plainnat"])
 def test_bibtex_styles_read_every_entry_without_a_warning(tmp_path, meta, style):
     parts = every_part(meta)
@@ -160,7 +162,7 @@ def test_bibtex_styles_read_every_entry_without_a_warning(tmp_path, meta, style)
         w = work(meta, part)
         label, text = entries[w.key]
         assert text.count(f"\\url{{{w.url}}}") == 1, text  # the address, once
-        assert "1st edition" in text
+        assert f"{ordinal(meta.edition)} edition" in text
         if w.container:
             assert "\\emph{" in text
         if style != "plain":  # plain numbers its entries; the others label them
@@ -194,7 +196,8 @@ def test_latex_typesets_the_bibtex_entries(tmp_path, style, packages):
 # --- biber and biblatex -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("flavour", ["essay.bib", "essay-biblatex.bib"])
-@pytest.mark.parametrize("meta", [META, NAMED, WITH_DOI], ids=["unsigned", "signed", "doi"])
+@pytest.mark.parametrize("meta", [META, NAMED, WITH_DOI, SECOND_EDITION],
+                         ids=["unsigned", "signed", "doi", "second-edition"])
 def test_biber_finds_every_field_in_its_data_model(tmp_path, meta, flavour):
     download = {d.filename: d for d in downloads(meta, every_part(meta)[1:])}[flavour]
     (tmp_path / "refs.bib").write_text(download.text, encoding="utf-8")

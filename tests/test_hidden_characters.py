@@ -46,7 +46,7 @@ def test_a_messages_references_to_hidden_characters_show_as_they_would(text, sho
 def test_references_in_code_stay_as_written():
     page = BeautifulSoup(MessageMarkdown().html("`&#x202e;` and\n\n```\n&rlm; &#x1b;\n```"), "html.parser")
     assert selected(page, "p code").get_text() == "&#x202e;"
-    assert selected(page, "pre code").get_text() == "&rlm; &#x1b;\n"
+    assert selected(page, "pre samp").get_text() == "&rlm; &#x1b;\n"
 
 
 @pytest.mark.parametrize("tool", ["Bash", "exec_command", "Task", "SomeTool"])

@@ -19,7 +19,7 @@ def test_a_hooks_output_is_folded_under_its_name_and_an_error_is_marked():
     fold = selected(entry_of(soup, 2), "details.msg-hook")
     assert fold.get("open") is None
     assert selected(fold, "summary").get_text() == "Hook output: PostToolUse:Edit"
-    assert selected(fold, "pre code").get_text() == "ruff check <failed>"
+    assert selected(fold, "pre samp").get_text() == "ruff check <failed>"
     assert selected(entry_of(soup, 2), ".msg-error").get_text() == "Error"
     assert selected(entry_of(soup, 4), "details.msg-hook summary").get_text() == "Hook output: UserPromptSubmit"
     assert entry_of(soup, 4).select(".msg-error") == []

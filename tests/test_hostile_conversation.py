@@ -48,7 +48,7 @@ def test_a_fences_attributes_are_not_the_logs_to_give(fence):
     block = selected(page, "div.highlight")
     assert block.attrs == {"class": ["highlight"]}, block.attrs
     assert not page.select("[id], [onclick], [style], [data-x]")
-    assert selected(block, "code").text == "x = 1\n"
+    assert selected(block, "samp").text == "x = 1\n"
 
 
 def test_a_fences_title_and_line_options_still_work():
@@ -127,21 +127,21 @@ def test_what_the_cost_guard_lets_through_is_parsed(parses, monkeypatch):
 def test_code_in_a_language_whose_lexer_may_stall_is_not_highlighted(monkeypatch):
     """mcschema's lexer takes minutes over 100 characters of "<!--"."""
     page = html_of("```mcschema\n" + "<!--" * 25 + "\n```")
-    assert selected(page, "code").text == "<!--" * 25 + "\n" and not page.select("code span")
+    assert selected(page, "samp").text == "<!--" * 25 + "\n" and not page.select("samp span")
     assert lexer_for(language="mcschema") is None and lexer_for(language="python") is not None
     # Code not lexed in time is shown as text.
     monkeypatch.setattr(message_markdown, "HIGHLIGHT_SECONDS", -1.0)
-    assert not html_of("```python\nx = 1\n```").select("code span")
+    assert not html_of("```python\nx = 1\n```").select("samp span")
 
 
 def test_a_file_written_with_a_lexer_that_may_stall_is_not_highlighted(monkeypatch):
     page = BeautifulSoup(tool_call_html("Write", {"file_path": "a.mcschema", "content": "<!--" * 25}), "html.parser")
-    assert selected(page, "pre code").text == "<!--" * 25 and page.find("div", class_="highlight") is None
+    assert selected(page, "pre samp").text == "<!--" * 25 and page.find("div", class_="highlight") is None
     # A name longer than any file's is not matched against every lexer's patterns.
     assert lexer_for(path="a" * 1_000_000 + ".py") is None
     monkeypatch.setattr(tool_views, "HIGHLIGHT_SECONDS", -1.0)
     page = BeautifulSoup(tool_call_html("Write", {"file_path": "a.py", "content": "x = 1\n"}), "html.parser")
-    assert page.find("div", class_="highlight") is None and selected(page, "pre code").text == "x = 1\n"
+    assert page.find("div", class_="highlight") is None and selected(page, "pre samp").text == "x = 1\n"
 
 
 def test_a_huge_edit_is_not_diffed(diffed):

@@ -190,3 +190,11 @@ def test_ids_are_written_only_after_paragraphs_keeping_the_pages_bom_and_line_en
     assert selected(html, "pre code").get_text() == "indented code\n\nafter a blank\n"
     assert paragraph_ids([str(page)]) == 0
     assert page.read_bytes().decode() == written  # a second run finds every paragraph with its id
+
+
+def test_each_paragraph_is_recorded_with_its_words_as_a_reader_sees_them():
+    recorded: list[list[tuple[str, str]]] = []
+    source = ("Some *emphasis*  and\n`code`.\n{ #p-one }\n\n- An item\n    { #item-1 }\n\n    - nested words\n"
+              "      { #item-2 }\n")
+    markdown.markdown(source, extensions=["attr_list", ParagraphLinks(recorded.append)])
+    assert recorded == [[("p-one", "Some emphasis and code."), ("item-1", "An item"), ("item-2", "nested words")]]

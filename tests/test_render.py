@@ -155,7 +155,7 @@ def test_a_fence_too_long_is_cut_and_closed():
     assert cut.text.startswith("```python\nx0 = 0\n") and cut.text.endswith("\n```")
     assert len(cut.text.splitlines()) <= 10 and cut.left_out > 0
     shown = rendered(message(text=code), Size.SNIPPET)
-    assert shown.find("code").get_text().startswith("x0 = 0\n")
+    assert shown.find("samp").get_text().startswith("x0 = 0\n")
 
 
 def test_a_block_too_long_is_cut_at_a_word():

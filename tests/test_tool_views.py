@@ -87,7 +87,7 @@ def test_a_multi_edit_is_one_diff_of_each_change():
 def test_a_file_written_is_its_code_highlighted_and_folded_when_long():
     short = call("Write", {"file_path": "hello.py", "content": "print('<hi>')\n"})
     assert selected(short, ".msg-tool__path code").text == "hello.py"
-    assert selected(short, "div.highlight code").text == "print('<hi>')\n" and short.find("details") is None
+    assert selected(short, "div.highlight samp").text == "print('<hi>')\n" and short.find("details") is None
     assert short.select("div.highlight span.nb")  # `print`, highlighted as Python
     long_file = "\n".join(f"line {i}" for i in range(FOLDED_LINES * 2))
     folded = selected(call("write_file", {"file_path": "notes.txt", "content": long_file}), "details.msg-fold")
@@ -298,13 +298,13 @@ def read_outputs(tmp_path, sample: str) -> list[BeautifulSoup]:
 
 def numbers(page: Tag) -> list[str]:
     """The line numbers beside a file's code, which the code's text does not hold."""
-    return [attribute(number, "data-linenos").strip() for number in page.select("div.highlight code span.linenos")]
+    return [attribute(number, "data-linenos").strip() for number in page.select("div.highlight samp span.linenos")]
 
 
 def test_a_file_read_is_its_code_highlighted_with_its_line_numbers(tmp_path):
     (hello,) = read_outputs(tmp_path, "codemie-code_claude_write_edit_bash.jsonl")  # "     1→#!/usr/bin/env python3"
     assert numbers(hello) == [str(n) for n in range(1, 9)]
-    code = selected(hello, "div.highlight code")
+    code = selected(hello, "div.highlight samp")
     assert code.text.startswith('#!/usr/bin/env python3\n\ndef main():\n    print("Hello, World!")\n')
     assert "→" not in code.text
     assert [span.text for span in code.select("span.nb")] == ["print"]  # highlighted as Python, by the path
@@ -314,7 +314,7 @@ def test_a_file_read_is_its_code_highlighted_with_its_line_numbers(tmp_path):
     assert hello.find("system-reminder") is None
     config, _ = read_outputs(tmp_path, "claude-code-log_image_edit_bash.jsonl")  # offset 188, limit 20
     assert numbers(config)[0] == "188" and numbers(config)[-1] == "204"
-    assert selected(config, "div.highlight code").select("span:not(.linenos)")  # next.config.js: as JavaScript
+    assert selected(config, "div.highlight samp").select("span:not(.linenos)")  # next.config.js: as JavaScript
 
 
 def test_an_edits_output_of_numbered_lines_is_the_code_after_what_the_tool_says(tmp_path):
@@ -325,7 +325,7 @@ def test_an_edits_output_of_numbered_lines_is_the_code_after_what_the_tool_says(
     assert selected(edited, ".msg-tool__note").text == (
         "The file /Users/dain/workspace/danieldemmel.me-next/next.config.js has been updated. Here's the result of "
         "running `cat -n` on a snippet of the edited file:")
-    assert numbers(edited)[0] == "186" and selected(edited, "div.highlight code").select("span:not(.linenos)")
+    assert numbers(edited)[0] == "186" and selected(edited, "div.highlight samp").select("span:not(.linenos)")
     hostile = tool_output_html("The file <b>a</b> has been updated:\n     1→x", "Output of Edit", tool="Edit",
                                call_input={"file_path": "a.py"})
     assert BeautifulSoup(hostile, "html.parser").find("b") is None
@@ -336,7 +336,7 @@ def test_a_file_read_numbered_by_tabs_is_its_lines_folded_when_long(tmp_path):
     fold = selected(plan, "details.msg-fold")
     assert selected(fold, "summary").text.startswith("Output of Read (")
     assert numbers(fold) == [str(n) for n in range(1, 106)]
-    assert selected(fold, "div.highlight code").text.startswith("# Plan Mode in Claude Code\n\n## 1. Overview\n")
+    assert selected(fold, "div.highlight samp").text.startswith("# Plan Mode in Claude Code\n\n## 1. Overview\n")
 
 
 def test_what_is_not_a_files_numbered_lines_is_shown_as_any_output(monkeypatch):
@@ -349,12 +349,12 @@ def test_what_is_not_a_files_numbered_lines_is_shown_as_any_output(monkeypatch):
     assert tool_output_html("     1→x = 1", "Output of Bash", tool="Bash", call_input={"file_path": "a.py"}) == \
         tool_output_html("     1→x = 1", "Output of Bash")
     hostile = read("     1→<b>x</b>\n     2→y", "a.html")
-    assert selected(hostile, "div.highlight code").text == "<b>x</b>\ny\n" and hostile.find("b") is None
+    assert selected(hostile, "div.highlight samp").text == "<b>x</b>\ny\n" and hostile.find("b") is None
     longest = "".join(f"{n}\tx\n" for n in range(1, NUMBERED_LINES + 2))  # a table too long to write
     assert str(read(longest)) == tool_output_html(longest, "Output of Read")
     monkeypatch.setattr(highlight, "HIGHLIGHT_SECONDS", -1.0)  # not lexed in time: the lines as text, numbered
     late = read("     1→x = 1\n")
-    assert numbers(late) == ["1"] and not selected(late, "div.highlight code").select("span:not(.linenos)")
+    assert numbers(late) == ["1"] and not selected(late, "div.highlight samp").select("span:not(.linenos)")
 
 
 # --- A call as one line, and views bounded to a number of lines ---------------------------
@@ -422,7 +422,7 @@ def test_a_bounded_view_shows_its_first_lines_and_what_it_leaves_out():
     assert lines_shown(selected(edit, "pre.msg-diff")) == 10  # the hunk's head and 9 of its 100 lines
     assert [note.text for note in edit.select(".msg-more")] == ["… 91 more lines", "Other input: replace_all"]
     written = call("Write", {"file_path": "a.py", "content": old[:-1]}, lines=10)
-    assert lines_shown(selected(written, "div.highlight code")) == 10
+    assert lines_shown(selected(written, "div.highlight samp")) == 10
     assert selected(written, ".msg-more").text == "… 90 more lines"
     todos = call("TodoWrite", {"todos": [{"content": f"item {n}", "status": "pending"} for n in range(30)]}, lines=10)
     assert len(todos.select("ul.msg-todos li")) == 10 and selected(todos, ".msg-more").text == "… 20 more items"
@@ -442,13 +442,13 @@ def test_a_bounded_view_shows_its_first_lines_and_what_it_leaves_out():
 def test_a_bounded_view_cuts_a_long_line():
     minified = "var a=1;" * 5_000
     written = call("Write", {"file_path": "a.js", "content": minified}, lines=5)
-    code = selected(written, "div.highlight code").text.rstrip("\n")  # Pygments ends the code with a line break
+    code = selected(written, "div.highlight samp").text.rstrip("\n")  # Pygments ends the code with a line break
     assert len(code) == BOUNDED_LINE_CHARS and code.startswith("var a=1;var") and code.endswith("…")
     edit = call("Edit", {"file_path": "a.js", "old_string": minified, "new_string": ""}, lines=5)
     assert max(len(line) for line in selected(edit, "pre.msg-diff").text.splitlines()) == BOUNDED_LINE_CHARS
     read = BeautifulSoup(tool_output_html(f"1\t{minified}\n", "Output of Read", lines=5, tool="Read",
                                           call_input={"file_path": "a.js"}), "html.parser")
-    assert selected(read, "div.highlight code").text == minified[:BOUNDED_LINE_CHARS - 1] + "…\n"
+    assert selected(read, "div.highlight samp").text == minified[:BOUNDED_LINE_CHARS - 1] + "…\n"
     output = BeautifulSoup(tool_output_html(minified, "Output of Bash", lines=5), "html.parser")
     assert len(selected(output, "pre").text) == BOUNDED_LINE_CHARS
     assert len(tool_call_html("Write", {"file_path": "a.js", "content": minified}, lines=5)) < 10_000

@@ -74,7 +74,7 @@ def test_a_message_is_markdown_whose_html_stays_text():
     assert links == [("site", "https://example.org", ["nofollow", "noopener", "ugc"]),
                      ("Image: chart", "https://example.org/a.png", ["nofollow", "noopener", "ugc"])]
     assert "run" in entry.text  # the link's words stay; its address does not
-    assert selected(entry, ".highlight code").text == "x = '<b>'\n" and entry.find("b") is None
+    assert selected(entry, ".highlight samp").text == "x = '<b>'\n" and entry.find("b") is None
 
 
 def test_imported_details_are_shown_as_text():
@@ -174,7 +174,7 @@ def test_a_long_message_is_cut_and_linked_to_its_whole_text():
     text = "\n".join(f"line {i} of the output" for i in range(40))
     layout = layout_of(transcript(1, 2, text=text), message_chars=100)
     page = render(layout, 0)
-    shown = selected(page, ".msg-output code").text
+    shown = selected(page, ".msg-output samp").text
     assert text.startswith(shown) and len(shown) <= 100 and shown.endswith("of the output")
     note = selected(page, ".msg-cut")
     assert note.text.startswith(f"Shown: the first {len(shown)} of {len(text)} characters.")
@@ -266,7 +266,7 @@ def test_a_tool_call_without_text_is_named_once():
     entry = selected(render(layout_of(messages), 0), ".msg-entry")
     assert entry.get_text().count("Read") == 1 and selected(entry, ".msg-tool__name").text == "Read"
     # Not the input Read takes: shown as any other tool's, folded.
-    assert json.loads(selected(entry, ".msg-tool details.msg-fold pre code").get_text()) == {"file": "a.py"}
+    assert json.loads(selected(entry, ".msg-tool details.msg-fold pre samp").get_text()) == {"file": "a.py"}
 
 
 def test_a_page_of_several_has_an_id_that_reads_as_its_range():

@@ -43,7 +43,7 @@ def test_a_local_commands_output_is_preformatted_under_its_label():
                  "<local-command-stderr>no <i>such</i> file</local-command-stderr>")
     outputs = soup.select(".msg-local-output")
     assert [selected(o, ".msg-output__label").text for o in outputs] == ["Command output", "Command error output"]
-    assert [selected(o, "pre > code").text for o in outputs] == ["Total cost: $0.01\n  two  spaces",
+    assert [selected(o, "pre > samp").text for o in outputs] == ["Total cost: $0.01\n  two  spaces",
                                                                 "no <i>such</i> file"]
 
 

@@ -7,5 +7,6 @@ gives APA's sentence case) and `exchange` the downloads (BibTeX, biblatex, RIS,
 CSL-JSON), `cff` the repository's CITATION.cff, `head` the metadata of a page's <head>,
 `cite_box` the "Cite this" blocks, `whole_essay` the essay on one page, `source` reads a
 page's Markdown source line by line (fenced code, the lines that give paragraphs their
-ids), and `paragraphs` is the Python-Markdown extension that adds ¶ links.
+ids), `paragraphs` is the Python-Markdown extension that adds ¶ links, and `changes`
+says what changed between two editions, paragraph by paragraph, on a page of its own.
 """

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
 
 from .cite_box import NOT_SEARCHED
 
@@ -20,13 +21,16 @@ PARAGRAPH_TAGS = {"p", "li"}
 NESTED_BLOCK_TAGS = {"div", "figure", "ul", "ol", "blockquote", "p", "pre", "table"}
 
 
-class ParagraphLinks(Extension):
-    """Adds the ¶ links; `record(ids)`, if given, is told the ids of each page's
-    paragraphs in the order of their numbers."""
+Record = Callable[[list[tuple[str, str]]], None]
 
-    def __init__(self, record: Callable[[list[str]], None] | None = None):
+
+class ParagraphLinks(Extension):
+    """Adds the ¶ links; `record(paragraphs)`, if given, is told the id and the words of
+    each of a page's paragraphs, in the order of their numbers."""
+
+    def __init__(self, record: Record | None = None):
         super().__init__()
-        self.record = record or (lambda ids: None)
+        self.record = record or (lambda paragraphs: None)
 
     def extendMarkdown(self, md: Markdown) -> None:
         # After attribute lists (8), which set the ids.
@@ -34,7 +38,7 @@ class ParagraphLinks(Extension):
 
 
 class ParagraphLinker(Treeprocessor):
-    def __init__(self, md: Markdown, record: Callable[[list[str]], None]):
+    def __init__(self, md: Markdown, record: Record):
         super().__init__(md)
         self.record = record
 
@@ -43,7 +47,7 @@ class ParagraphLinker(Treeprocessor):
         # paragraphs of each section as its own page does.
         sections = [child for child in root if child.tag == "section"] or [root]
         paragraphs = [[e for e in section.iter() if e.tag in PARAGRAPH_TAGS and e.get("id")] for section in sections]
-        self.record([paragraph.get("id", "") for group in paragraphs for paragraph in group])
+        self.record([(paragraph.get("id", ""), words(paragraph)) for group in paragraphs for paragraph in group])
         for group in paragraphs:
             self._link(group)
 
@@ -61,3 +65,14 @@ class ParagraphLinker(Treeprocessor):
             # Inside a list item, the mark ends the item's own text, before any nested block.
             position = next((i for i, child in enumerate(paragraph) if child.tag in NESTED_BLOCK_TAGS), len(paragraph))
             paragraph.insert(position, link)
+
+
+def words(paragraph: etree.Element) -> str:
+    """A paragraph's words as a reader sees them, on one line: without the blocks nested
+    in a list item, nor what its HTML holds (a cited message's quote is no part of it)."""
+    parts = [paragraph.text or ""]
+    for child in paragraph:
+        if child.tag not in NESTED_BLOCK_TAGS:
+            parts.append("".join(child.itertext()))
+        parts.append(child.tail or "")
+    return " ".join(HTML_PLACEHOLDER_RE.sub("", "".join(parts)).split())

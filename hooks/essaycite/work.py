@@ -54,9 +54,12 @@ def _slug(text: str) -> str:
 
 
 def citation_key(meta: EssayMetadata, part: Part | None = None) -> str:
-    """A stable key: the site's name and year, and for a part its place in the site
-    ("the-silence-that-speaks-2026-context", "…-transcript-msg-5855")."""
+    """A stable key: the site's name and year, the edition after the first, and for a part
+    its place in the site ("the-silence-that-speaks-2026-context", "…-2027-ed2-context",
+    "…-transcript-msg-5855")."""
     key = f"{_slug(meta.site_name) or 'essay'}-{meta.published.year}"
+    if meta.edition > 1:  # each edition a work of its own: reference managers merge entries by key
+        key += f"-ed{meta.edition}"
     if part:
         place = part.url[len(meta.url):] if part.url.startswith(meta.url) else ""
         key += "-" + (_slug(place) or _slug(part.title) or "part")

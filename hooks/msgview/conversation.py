@@ -214,7 +214,7 @@ def _hook_output_html(message: Message) -> str:
     """What a hook (a command the session runs at its events) wrote, folded under its name."""
     label = html.escape(f"Hook output: {displayable(message.hook or '')}", quote=False)
     text = html.escape(displayable(message.text), quote=False)
-    body = f'<pre class="msg-output"><code>{text}</code></pre>' if message.text.strip() else "<p>Empty.</p>"
+    body = f'<pre class="msg-output"><samp>{text}</samp></pre>' if message.text.strip() else "<p>Empty.</p>"
     return f'<details class="msg-fold msg-hook"><summary>{label}</summary>{body}</details>'
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import re
 import time
 
 from pygments.lexer import Lexer
@@ -31,6 +32,9 @@ HIGHLIGHTED_CHARS = 20_000
 # The longest file name most file systems allow: a longer "name" is no file's, and
 # matching it against every lexer's patterns took a second for a megabyte.
 _NAME_CHARS = 255
+# A block of code as Pygments, pymdownx.highlight and Python-Markdown write it; the code
+# inside is escaped, so no text of the log closes it.
+_CODE_BLOCK_RE = re.compile(r"(<pre[^>]*>(?:<span></span>)?)<code([^>]*)>(.*?)</code></pre>", re.DOTALL)
 
 
 @functools.lru_cache(maxsize=256)  # finding a lexer takes longer than lexing most code; a lexer is reusable
@@ -57,3 +61,11 @@ def tokens_in_time(lexer: Lexer, text: str, until: float) -> list[tuple[_TokenTy
         if time.monotonic() > until:
             return None
     return tokens
+
+
+def as_sample(html: str) -> str:
+    """The blocks of code in `html` with their text in <samp>, not <code>: a transcript
+    quotes what the session's log holds. Material's script measures each `pre > code` of
+    a page, one after another, which on a whole session's page took a second of layout
+    before it could answer a tap."""
+    return _CODE_BLOCK_RE.sub(r"\1<samp\2>\3</samp></pre>", html)

@@ -30,7 +30,7 @@ from pymdownx.superfences import highlight_validator  # type: ignore[import-unty
 
 from .fence_options import bounded_line_options
 from .hidden_characters import REFERENCE_RE, hidden_by
-from .highlight import HIGHLIGHT_SECONDS, lexer_for, tokens_in_time
+from .highlight import HIGHLIGHT_SECONDS, as_sample, lexer_for, tokens_in_time
 from .text import displayable
 
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})
@@ -202,6 +202,8 @@ class MessageMarkdown:
             converted = self._converter.convert(text)
         except _TooCostly:
             return plain_paragraphs(text)
+        if "<pre" in converted:  # fenced and indented code alike
+            converted = as_sample(converted)
         return REFERENCE_RE.sub(_shown_reference, converted) if "&" in converted else converted
 
     def _fenced_code(self, source: str, language: str, class_name: str, options: dict[str, Any],

@@ -83,4 +83,4 @@ def numbered_code_html(read: NumberedFile, path: str, lines: int | None = None) 
     tokens = highlight.tokens_in_time(lexer, code, until) if lexer is not None else None
     formatter = HtmlFormatter(linenos="inline", linenostart=read.first, wrapcode=True)
     written = str(format_tokens(tokens if tokens is not None else [(Text, code)], formatter))
-    return _PYGMENTS_NUMBER_RE.sub(r'<span class="linenos" data-linenos="\1 "></span>', written)
+    return highlight.as_sample(_PYGMENTS_NUMBER_RE.sub(r'<span class="linenos" data-linenos="\1 "></span>', written))

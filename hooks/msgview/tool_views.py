@@ -27,7 +27,7 @@ from pygments import format as format_tokens
 from pygments.formatters import HtmlFormatter
 
 from . import highlight
-from .highlight import HIGHLIGHTED_CHARS, lexer_for, tokens_in_time
+from .highlight import HIGHLIGHTED_CHARS, as_sample, lexer_for, tokens_in_time
 from .html import to_html
 from .message_markdown import MessageMarkdown
 from .read_output import numbered_code_html, numbered_file
@@ -650,7 +650,7 @@ def _diff(pairs: Sequence[tuple[str, str]], bound: int | None) -> tuple[Shown, i
 def _diff_lines(lines: Sequence[str], bound: int | None) -> Shown:
     """The lines of a diff, its first `bound` lines if given."""
     pre = etree.Element("pre", {"class": "msg-diff"})
-    code = etree.SubElement(pre, "code")
+    code = etree.SubElement(pre, "samp")
     for line in lines[:bound]:
         kind = {"+": "ins", "-": "del", "@": "span"}.get(line[:1], "span")
         part = etree.SubElement(code, kind, {"class": "msg-diff__hunk"} if line.startswith("@@") else {})
@@ -667,7 +667,7 @@ def _highlighted(text: str, path: str, lines: int | None = None) -> str:
     if tokens is None:
         return _pre(shown) + _more(more, "line")
     # In a <div class="highlight">, as the site's own code.
-    return str(format_tokens(tokens, _FORMATTER)) + _more(more, "line")
+    return as_sample(str(format_tokens(tokens, _FORMATTER))) + _more(more, "line")
 
 
 # The commonest elements of a tool's view, written as `snippets.to_html` writes them, but
@@ -679,7 +679,7 @@ def _paragraph(css: str, text: str) -> str:
 
 
 def _pre(text: str, css: str = "msg-output") -> str:
-    return f'<pre class="{css}"><code>{html.escape(displayable(text), quote=False)}</code></pre>'
+    return f'<pre class="{css}"><samp>{html.escape(displayable(text), quote=False)}</samp></pre>'
 
 
 def _bounded_pre(text: str, lines: int | None, css: str = "msg-output") -> str:

@@ -122,7 +122,7 @@ def _wrapper(wrapper: Wrapper) -> etree.Element:
     if wrapper.tag in _OUTPUT_LABELS:
         shown = _element("div", "msg-local-output")
         shown.append(_element("p", "msg-output__label", _OUTPUT_LABELS[wrapper.tag]))
-        etree.SubElement(shown, "pre").append(_element("code", None, wrapper.content))
+        etree.SubElement(shown, "pre").append(_element("samp", None, wrapper.content))
         return shown
     if wrapper.tag in _IDE_TAGS:
         note = _element("p", "msg-ide")

@@ -48,15 +48,17 @@ from transcriptsite.pages import APPENDIX_ENTRY, ENTRIES_SLOT
 from .between_builds import KEPT, KEPT_INDEX, KEPT_PAGES, KEPT_TEXTS, LastTranscript
 from .citation_links import PREVIEWS_SLOT, CitationLinks
 from .citing import APPENDIX_SLOT, PDF_SLOT, CitableEssay, PageHead, cite_as_block
+from .edition_links import WHAT_CHANGED_SLOT, EditionLinks, what_changed_markdown
+from .editions import PARAGRAPHS_FILE, publish
 from .files import replaced_when_done
 from .generated import GeneratedFile, WrittenFile, print_page, transcript_pages, whole_texts
-from .how_to_cite import example_section, how_to_cite_markdown
+from .how_to_cite import KEPT_EDITIONS_SLOT, example_section, how_to_cite_markdown
 from .page_list import ContentsSlot, page_title, transcript_scope
 from .records import FrontMatter, Heading, PageOutline, PageRecords
 from .rendering import TranscriptRendering
 from .settings import SettingsError
 from .site_config import SiteConfig
-from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE, PageError, SitePages
+from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE, WHAT_CHANGED_PAGE, PageError, SitePages
 from .yaml_aliases import alias_problem
 
 CITATION_FILE = "CITATION.cff"  # beside mkdocs.yml: how to cite the repository, as the essay
@@ -107,6 +109,7 @@ class SiteBuild:
         self.renderer = MessageRenderer(call_of=CallsBefore(self.transcript, ids))
         self.links = CitationLinks(self.layout, self.records, self.pages, self.renderer)
         self.essay = CitableEssay(site.essay, self.records, self.pages, self.layout) if site.essay else None
+        self.editions = EditionLinks(site.essay, self.pages, site.docs_path) if site.essay else None
         for hint in sentence_case_hints(site.essay.meta) if site.essay else []:
             log.info(hint)
         if site.essay and site.essay.settings.pdf and not site.essay.pdf:
@@ -168,13 +171,19 @@ class SiteBuild:
         if essay and src in essay.sections:
             title_end = html.find("</h1>")
             at = title_end + len("</h1>") if title_end >= 0 else 0  # under the title, or first
-            html = html[:at] + essay.byline(src) + html[at:] + essay.section_box(src) + essay.passage_cite_template(src)
+            editions = self.editions.byline(src) if self.editions else []
+            html = (html[:at] + essay.byline(src, editions) + html[at:] + essay.section_box(src)
+                    + essay.passage_cite_template(src))
         if self.records.citations.linked_from(src):
             html += PREVIEWS_SLOT  # filled as the page is written: no stage reads them
         if not essay:
             return html
         if src == PRINT_PAGE:
             html = essay.with_appendix(html, self.records.citations, self.renderer)
+        if self.editions and WHAT_CHANGED_SLOT in html:
+            html = html.replace(WHAT_CHANGED_SLOT, self.editions.what_changed(self.records), 1)
+        if self.editions and KEPT_EDITIONS_SLOT in html:
+            html = html.replace(KEPT_EDITIONS_SLOT, self.editions.kept_list(src), 1)
         return essay.fill_slots(src, html)
 
     def head(self, src: str) -> PageHead:
@@ -257,9 +266,18 @@ class SiteBuild:
         and CITATION.cff and .zenodo.json beside the site's configuration, if they no
         longer said what the settings do."""
         self.rendering.finish()
-        if self.site.essay:
-            self._write_citation_file(CITATION_FILE, citation_cff_text(self.site.essay.meta))
-            self._write_citation_file(ZENODO_FILE, zenodo_json_text(self.site.essay.meta))
+        essay = self.site.essay
+        if essay is None or self.editions is None:
+            return
+        if essay.settings.kept_copy:  # a copy at its own address: the files beside mkdocs.yml are not its
+            with open(os.path.join(self.site.site_dir, PARAGRAPHS_FILE), "w", encoding="utf-8") as file:
+                file.write(self.editions.paragraphs_json(self.records))
+            return
+        for edition in essay.earlier:
+            publish(self.site.docs_path, self.site.site_dir, edition,
+                    self.editions.later_line(edition, self.site.site_dir))
+        self._write_citation_file(CITATION_FILE, citation_cff_text(essay.meta))
+        self._write_citation_file(ZENODO_FILE, zenodo_json_text(essay.meta))
 
     @staticmethod
     def before_cleaning(site: SiteConfig) -> None:
@@ -330,6 +348,8 @@ class SiteBuild:
                                             transcript_start=self.layout.page_src(0),
                                             has_note=NOTE_ON_THE_TEXT in pages, pdf=essay.pdf is not None)
             made.append(GeneratedFile(HOW_TO_CITE_PAGE, markdown, in_nav=True))
+        if essay.earlier:
+            made.append(GeneratedFile(WHAT_CHANGED_PAGE, what_changed_markdown(essay.meta.edition), in_nav=True))
         return made
 
     def _contents(self) -> str:
@@ -359,8 +379,9 @@ class SiteBuild:
             return
         self.log.info("%s written from mkdocs.yml: %s", name, reason)
 
-    def _record_paragraphs(self, ids: list[str]) -> None:
-        self.records.paragraphs[self.page.src] = ids
+    def _record_paragraphs(self, paragraphs: list[tuple[str, str]]) -> None:
+        self.records.paragraphs[self.page.src] = [anchor for anchor, _ in paragraphs]
+        self.records.paragraph_words[self.page.src] = [words for _, words in paragraphs]
 
     def _record_outline(self, headings: list[Heading], opening: str | None) -> None:
         self.records.outlines[self.page.src] = headings

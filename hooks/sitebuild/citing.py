@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Sequence
 from typing import TypedDict
 from urllib.parse import urlsplit
 
@@ -98,13 +99,17 @@ class CitableEssay:
         return to_html(cite_box("Cite this section", references(self.meta, self.section_part(src)), self._links(src),
                                 box_id=SECTION_BOX_ID))
 
-    def byline(self, src: str) -> str:
-        """The line under a section's title: the essay's date and edition, its DOI's
+    def byline(self, src: str, editions: Sequence[tuple[str, str]] = ()) -> str:
+        """The line under a section's title: the essay's date and edition, then the links
+        `editions` (to what changed, and to the section in earlier editions), its DOI's
         address if it has one, a link to the section's citations and one to the PDF,
         where a reader looks for them first."""
         date = self.meta.published
         line = etree.Element("p", {"class": "essay-byline", **NOT_SEARCHED})
         line.text = f"Published {date.day} {date.strftime('%B')} {date.year} · Edition {self.meta.edition} · "
+        for label, href in editions:
+            etree.SubElement(line, "a", {"href": href}).text = label
+            line[-1].tail = " · "
         if self.meta.doi:  # the essay's, so also on a section's page
             doi = etree.SubElement(line, "a", {"href": doi_url(self.meta.doi), "class": "essay-doi"})
             doi.text, doi.tail = "DOI", " · "

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from .site_pages import NOTE_ON_THE_TEXT
 
+KEPT_EDITIONS_SLOT = '<div class="kept-editions-slot"></div>'  # filled with the kept editions, if any
+
 FIRST_PARAGRAPH = "first paragraph"  # slot: the essay's first paragraph with an anchor
 FIRST_MESSAGE = "first message"  # slot: the first message the essay cites, in reading order
 
@@ -65,6 +67,7 @@ def how_to_cite_markdown(example: str, *, signed: bool, anchors_paragraphs: bool
         "there the date of publication, which each edition changes, tells them apart). The edition changes "
         f"when the essay's text changes{note}; changes to the site's look or machinery leave it as it is. "
         "Cite the edition you read.",
+        KEPT_EDITIONS_SLOT,
     ]
     return "\n\n".join(parts) + "\n"
 

@@ -26,7 +26,7 @@ from essaycite.source import FRONT_MATTER_RE, in_fenced_code, lines_outside_code
 from msgref.tags import TAG_RE, cited_range, link_text
 
 from .records import title_from_file_name
-from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE
+from .site_pages import HOW_TO_CITE_PAGE, NOTE_ON_THE_TEXT, PRINT_PAGE, WHAT_CHANGED_PAGE
 
 CONTENTS_SLOT = '<div class="essay-contents-slot"></div>'
 # A page's title as Markdown writes it: a level-one heading, without an attribute list
@@ -42,10 +42,12 @@ class PageList:
     transcript_start: str  # the transcript's first page
     has_note: bool  # whether the site has a note on the text
     shows_all: bool  # whether the transcript shows every message of the session
+    changed_since: int | None = None  # the edition that the page of what changed compares with
 
     def nav(self) -> list[str]:
         """The navigation: the sections, then how to cite, the note on the text, the transcript."""
-        return [*self.sections, HOW_TO_CITE_PAGE, *([NOTE_ON_THE_TEXT] if self.has_note else []),
+        return [*self.sections, HOW_TO_CITE_PAGE, *([WHAT_CHANGED_PAGE] if self.changed_since else []),
+                *([NOTE_ON_THE_TEXT] if self.has_note else []),
                 self.transcript_start]
 
     def contents(self, src: str, titles: Mapping[str, str]) -> str:
@@ -59,6 +61,8 @@ class PageList:
                  for number, section in enumerate(listed, start=1)]
         also = [f"the [whole essay on one page]({link(PRINT_PAGE)}), for reading in one piece or printing",
                 f"[how to cite]({link(HOW_TO_CITE_PAGE)}) the essay, a section, a paragraph or a message"]
+        if self.changed_since:
+            also.append(f"[what changed]({link(WHAT_CHANGED_PAGE)}) since edition {self.changed_since}")
         if self.has_note:
             also.append(f"a [note on the text]({link(NOTE_ON_THE_TEXT)}), listing every editorial change")
         also.append(f"the [transcript]({link(self.transcript_start)}) of {transcript_scope(self.shows_all)}")

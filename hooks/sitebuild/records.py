@@ -45,6 +45,7 @@ class PageRecords:
     def __init__(self, reading_order: Mapping[str, int], nav_titles: Mapping[str, str] | None = None):
         self.citations = CitationRegistry()
         self.paragraphs: dict[str, list[str]] = {}
+        self.paragraph_words: dict[str, list[str]] = {}  # in the order of `paragraphs`
         self.outlines: dict[str, list[Heading]] = {}
         self.openings: dict[str, str] = {}  # the id of the heading a page's text opens with, below its title
         self.front_matter: dict[str, FrontMatter] = {}
@@ -55,6 +56,7 @@ class PageRecords:
         """Drop what page `src` recorded, before it is converted again."""
         self.citations.forget_page(src)
         self.paragraphs.pop(src, None)
+        self.paragraph_words.pop(src, None)
         self.outlines.pop(src, None)
         self.openings.pop(src, None)
         self.front_matter.pop(src, None)

@@ -366,6 +366,8 @@ class EssaySettings:
     authors: tuple[Author, ...] = _setting((), _authors)
     # The essay's DOI, bare (10.5281/zenodo.1234567), also when given as https://doi.org/… or doi:….
     doi: str | None = _setting(None, _doi)
+    # Set by scripts/new_edition.py for the build of the copy it keeps of this edition.
+    kept_copy: bool = _setting(False, _boolean)
 
     REQUIRED = ("title", "published", "edition")
 

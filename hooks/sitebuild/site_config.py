@@ -13,6 +13,7 @@ from essaycite.metadata import EssayMetadata
 from msgref import stranded
 from transcriptsite.layout import page_src
 
+from .editions import KeptEdition, kept_editions
 from .page_list import PageList
 from .settings import EssaySettings, SettingsError, TranscriptSettings, essay_metadata, is_address, read_settings
 
@@ -25,6 +26,7 @@ class Essay:
     meta: EssayMetadata
     # The PDF the pages link to: the `pdf` setting where it leads to the PDF (see linked_pdf).
     pdf: str | None = None
+    earlier: tuple[KeptEdition, ...] = ()  # the editions kept before this one, oldest first
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -44,6 +46,11 @@ class SiteConfig:
     reading_order: Mapping[str, int]  # the pages of the navigation, by their place in it
     nav_titles: Mapping[str, str]  # the pages the navigation gives a title, by their source
 
+    @property
+    def docs_path(self) -> str:
+        """The docs folder, absolute."""
+        return os.path.join(self.project_dir, self.docs_dir)
+
     def display_path(self, src: str) -> str:
         """How problems name a page's file: by its path from the project's folder, as the
         transcript is named."""
@@ -53,8 +60,10 @@ class SiteConfig:
         """The essay's pages and the site's others, in order; None for a site that is no essay."""
         if self.essay is None:
             return None
+        earlier = self.essay.earlier
         return PageList(self.essay.sections, page_src(self.transcript.folder, 0), has_note,
-                        shows_all=self.transcript.context is None)
+                        shows_all=self.transcript.context is None,
+                        changed_since=earlier[-1].number if earlier else None)
 
     def watched_files(self) -> list[str]:
         """The inputs of the build outside the docs folder, which a development server must watch."""
@@ -76,7 +85,8 @@ def read_site_config(config: Mapping[str, Any], project_dir: str) -> SiteConfig:
         if not settings.sections:
             raise SettingsError("mkdocs.yml: extra.essay.sections: required: the essay's pages, in reading order")
         docs = os.path.join(project_dir, config.get("docs_dir") or "docs")
-        essay = Essay(settings, essay_metadata(config, settings), linked_pdf(settings, docs))
+        earlier = kept_editions(docs, settings.edition)
+        essay = Essay(settings, essay_metadata(config, settings), linked_pdf(settings, docs), earlier)
     return SiteConfig(
         transcript=transcript,
         essay=essay,

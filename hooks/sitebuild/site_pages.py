@@ -7,6 +7,7 @@ from typing import Protocol
 
 PRINT_PAGE = "print.md"  # the whole essay on one page, which repeats the sections
 HOW_TO_CITE_PAGE = "how-to-cite.md"  # made by the build when the author writes none
+WHAT_CHANGED_PAGE = "what-changed.md"  # made by the build once an earlier edition is kept
 NOTE_ON_THE_TEXT = "note-on-the-text.md"  # optional: the editorial changes, when there are any
 DOWNLOADS_FOLDER = "cite"
 

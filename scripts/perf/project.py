@@ -49,7 +49,7 @@ def with_plain_links(markdown: str, transcript_page: str = "transcript/index.md"
                                 f"({transcript_page}#msg-{m.group('first')})", markdown)
 
 
-def _write_config(folder: Path, config: dict) -> None:
+def write_config(folder: Path, config: dict) -> None:
     # The plain pages link to transcript pages that only the hook makes: not a problem here.
     config.setdefault("validation", {})["not_found"] = "info"
     theme = config.get("theme")
@@ -77,7 +77,7 @@ def shipped_site(work: Path) -> dict[str, Path]:
             # With no tag left, only `all` shows the messages (every one is cited in the other variant).
             extra = variant_config["extra"] = {**config["extra"]}
             extra["transcript"] = {**extra.get("transcript", {}), "context": "all"}
-        _write_config(folder, variant_config)
+        write_config(folder, variant_config)
         projects[variant] = folder
     return projects
 
@@ -101,6 +101,6 @@ def synthetic_site(work: Path, pages: dict[str, str], transcript: Path,
         for name, text in pages.items():
             text = text if variant == "hook" else with_plain_links(text)
             (folder / "docs" / name).write_text(text, encoding="utf-8")
-        _write_config(folder, config)
+        write_config(folder, config)
         projects[variant] = folder
     return projects

@@ -38,6 +38,12 @@ def session_site(output_dir):
         yield server
 
 
+def shown_near_the_screen(page) -> None:
+    """Two frames: an entry scrolled to is laid out in the next (content-visibility)."""
+    page.evaluate("new Promise(requestAnimationFrame)")
+    page.evaluate("new Promise(requestAnimationFrame)")
+
+
 def test_a_slash_command_an_error_and_a_call_linked_to_its_result_on_a_phone(session_site, browser, output_dir):
     context, page, problems = new_page(browser, PHONE, origin=session_site.url)
     try:
@@ -47,6 +53,7 @@ def test_a_slash_command_an_error_and_a_call_linked_to_its_result_on_a_phone(ses
         assert command.is_visible() and command.inner_text() == "/orchestrator"
         link = page.locator('.msg-item[data-msg="8"] .msg-call-result a')
         link.scroll_into_view_if_needed()
+        shown_near_the_screen(page)
         assert link.is_visible() and link.inner_text() == "message 11"
         link.click()
         page.wait_for_url(re.compile(r"/transcript/page-2/#msg-11$"))
@@ -55,6 +62,7 @@ def test_a_slash_command_an_error_and_a_call_linked_to_its_result_on_a_phone(ses
         assert landed is not None and 0 <= landed["y"] < PHONE["height"] / 2, landed
         error = page.locator('.msg-item[data-msg="15"] .msg-error')
         error.scroll_into_view_if_needed()
+        shown_near_the_screen(page)
         assert error.is_visible() and error.inner_text() == "Error"
         back = page.locator('.msg-item[data-msg="15"] a.msg-call-link')
         assert back.is_visible() and back.get_attribute("href") == "#msg-12"

@@ -77,17 +77,18 @@ def test_each_tool_is_shown_by_what_it_did(real_session, phone_and_desktop):
     page = phone_and_desktop(real_session.url, DESKTOP)
     page.goto(real_session.url + "transcript/")
     wait_for_material(page)
-    todos = page.locator(".msg-todos").first.locator("li").all_inner_texts()
+    # The text the page holds, entries far from the screen too (laid out only near it).
+    todos = page.locator(".msg-todos").first.locator("li").all_text_contents()
     assert todos and all(text[0] in "☑◐☐" for text in todos), todos
-    assert page.locator("pre.msg-command").first.inner_text().startswith("$ ")
+    assert page.locator("pre.msg-command").first.evaluate("e => e.textContent").startswith("$ ")
     diff = page.locator(".msg-tool:has(.msg-tool__name:text-is('MultiEdit')) pre.msg-diff").first
     assert diff.locator("del").count() and diff.locator("ins").count()
-    assert "Output of Bash" in page.locator(".msg-output__label, .msg-fold > summary").all_inner_texts()
+    assert "Output of Bash" in page.locator(".msg-output__label, .msg-fold > summary").all_text_contents()
     assert page.locator(".msg-tool:has(.msg-tool__name:text-is('Task')) .msg-tool__note").count() >= 2
-    assert page.locator(".msg-origin").first.inner_text().startswith(("sidechain", "subagent"))
+    assert page.locator(".msg-origin").first.evaluate("e => e.textContent").startswith(("sidechain", "subagent"))
     # The subagent's prompt, written as a list under a line of text, reads as a list.
     assert page.locator(".msg-entry--dialogue ol > li").count() >= 4
-    assert page.locator(".msg-time").first.inner_text().endswith("UTC")
+    assert page.locator(".msg-time").first.evaluate("e => e.textContent").endswith("UTC")
 
 
 def test_a_fold_opens_and_shows_what_it_holds(real_session, phone_and_desktop):

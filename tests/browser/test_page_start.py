@@ -61,11 +61,35 @@ def test_material_starts_without_changing_the_classes_or_colours_of_the_page(bro
     assert [change for change in changes if change[1] in COLOURS or change[1] == "class"] == []
 
 
-def test_a_reader_who_prefers_dark_gets_it_as_the_page_starts_without_transitions(browser, host):
-    """The page is written light; Material switches it, the body marked as switching
-    (no colour transitions) while it does."""
+def test_a_reader_who_prefers_dark_gets_it_before_the_content_is_parsed(browser, host):
+    """The page is written light; the theme switches it right after the header, before
+    the content: once the content is parsed, nothing of the colours changes."""
     changes, scheme = start(browser, host, DESKTOP, "dark")
     assert scheme == "slate"
-    made = [(name, before, after) for _, name, before, after in changes if name in COLOURS]
-    assert made[:2] == [("data-md-color-switching", None, ""), ("data-md-color-scheme", "default", "slate")]
-    assert not [change for change in changes if change[1] == "class"]
+    assert [change for change in changes if change[1] in COLOURS or change[1] == "class"] == []
+
+
+# Each layout shift of the page as it loads, by the elements it moved.
+RECORD_SHIFTS = """window.layoutShifts = [];
+new PerformanceObserver((list) => {
+  for (const shift of list.getEntries()) {
+    window.layoutShifts.push(shift.sources.map((source) => source.node && source.node.className));
+  }
+}).observe({ type: "layout-shift", buffered: true });"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_transcript_does_not_move_as_its_scripts_start(browser, host, viewport):
+    """The search box, shown by its script once loaded, had its place kept before."""
+    context, page, problems = new_page(browser, viewport, origin=host.url)
+    page.add_init_script(RECORD_SHIFTS)
+    page.goto(host.url + "transcript/")
+    wait_for_material(page)
+    page.wait_for_load_state("load")
+    assert page.locator("form.msg-search").is_visible()
+    page.evaluate("new Promise(requestAnimationFrame)")
+    page.evaluate("new Promise(requestAnimationFrame)")
+    shifts = page.evaluate("window.layoutShifts")
+    assert problems.all() == []
+    context.close()
+    assert shifts == []
