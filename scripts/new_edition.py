@@ -33,7 +33,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
 from sitebuild.config_file import read_config
-from sitebuild.editions import EDITIONS_FOLDER, LEFT_OUT_SUFFIXES, file_hashes, record_path
+from sitebuild.editions import EDITIONS_FOLDER, LEFT_OUT_SUFFIXES, kept_files, record_path
 from sitebuild.files import replaced_when_done
 from sitebuild.settings import SettingsError, is_address
 from sitebuild.site_config import read_site_config
@@ -112,16 +112,18 @@ def keep(config_path: Path, date: datetime.date | None, pdf: bool) -> str:
             for name in names:
                 if name.endswith(LEFT_OUT_SUFFIXES):
                     os.remove(os.path.join(root, name))
-        hashes = file_hashes(copy)
+        files = kept_files(copy)
         folder.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(copy, folder)
     kept: dict[str, Any] = {"edition": meta.edition, "published": meta.published.isoformat(),
-                            "kept": datetime.date.today().isoformat(), "files": hashes}
+                            "kept": datetime.date.today().isoformat(),
+                            "files": {path: {"sha256": file.sha256, "bytes": file.size}
+                                      for path, file in files.items()}}
     record.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     with replaced_when_done(config_path) as temporary_config:
         Path(temporary_config).write_text(renamed, encoding="utf-8")
-    size = sum((folder / path).stat().st_size for path in hashes)
-    return (f"Kept edition {meta.edition} ({meta.published}) in {folder}: {len(hashes)} files, "
+    size = sum(file.size for file in files.values())
+    return (f"Kept edition {meta.edition} ({meta.published}) in {folder}: {len(files)} files, "
             f"{size / 1e6:.1f} MB, recorded in {record}.\n"
             f"{config_path.name} now names edition {meta.edition + 1}, dated {date}: edit the essay and build; "
             f"the site publishes edition {meta.edition} at {EDITIONS_FOLDER}/{meta.edition}/ and lists what "

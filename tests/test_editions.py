@@ -4,6 +4,7 @@ citations and address, and a page of what changed since it."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import posixpath
@@ -19,7 +20,7 @@ from pypdf import PdfReader
 from author_project import ROOT, author_project
 from conftest import attribute, build, built_cleanly, found, selected, soup
 from sitebuild.config_file import read_config
-from sitebuild.editions import changed_since_kept, file_hashes, kept_editions, relative_href
+from sitebuild.editions import changed_since_kept, kept_editions, kept_files, publish, relative_href
 
 PUBLIC_URL = "https://example.org/decorators/"  # where the fixture essay is published
 KEPT_DATE, NEXT_DATE = "2027-03-10", "2027-04-01"  # the fixture essay's date, and the next edition's
@@ -78,7 +79,8 @@ def test_keeping_writes_the_copy_its_record_and_the_next_edition(kept: Path) -> 
     record = json.loads((kept / "docs" / "editions" / "1.json").read_text(encoding="utf-8"))
     assert (record["edition"], record["published"]) == (1, KEPT_DATE)
     copy = kept / "docs" / "editions" / "1"
-    assert record["files"] == file_hashes(str(copy))
+    assert record["files"] == {path: {"sha256": file.sha256, "bytes": file.size}
+                               for path, file in kept_files(str(copy)).items()}
     assert "index.html" in record["files"] and "paragraphs.json" in record["files"]
     assert not [path for path in record["files"] if path.endswith(".map")]
 
@@ -136,16 +138,23 @@ def test_the_page_of_what_changed_lists_the_reworded_paragraph_alone(site: Path)
     assert any("replied" in element.get_text() for element in article.select("ins"))
 
 
-def test_a_kept_edition_changed_afterwards_stops_the_build(kept: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("changed", "old", "new"), [
+    ("timing/index.html", "A Timing Decorator", "A Better Decorator"),  # the same size: a page is hashed
+    ("assets/essay.css", "}", "} "),  # another file is held to its size; the tests hold it to its hash
+])
+def test_a_kept_edition_changed_afterwards_stops_the_build(kept: Path, tmp_path: Path, changed: str, old: str,
+                                                             new: str) -> None:
     project = tmp_path / "project"
     shutil.copytree(kept, project, ignore=shutil.ignore_patterns("site"))
-    page = project / "docs" / "editions" / "1" / "timing" / "index.html"
-    page.write_text(page.read_text(encoding="utf-8").replace("A Timing Decorator", "A Better Decorator"),
-                    encoding="utf-8")
+    file = project / "docs" / "editions" / "1" / changed
+    file.write_text(file.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
     result = build(project, tmp_path / "site")
     assert result.returncode != 0
-    assert "docs/editions/1/timing/index.html: changed since edition 1 was kept" in result.stderr
+    assert f"docs/editions/1/{changed}: changed since edition 1 was kept" in result.stderr
     assert "Traceback" not in result.stderr
+    assert not (tmp_path / "site" / "editions" / "1").exists()
+    assert f"{changed}: changed since edition 1 was kept" in (
+        changed_since_kept(str(project / "docs"), kept_editions(str(project / "docs"), 2)[0]) or "")
 
 
 def test_an_edition_is_kept_once(kept: Path, tmp_path: Path) -> None:
@@ -172,7 +181,9 @@ def test_a_copy_differing_from_its_record_is_named(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     (docs / "editions" / "1" / "a").mkdir(parents=True)
     (docs / "editions" / "1" / "a" / "page.html").write_text("kept", encoding="utf-8")
-    record = {"edition": 1, "published": KEPT_DATE, "files": file_hashes(str(docs / "editions" / "1"))}
+    files = kept_files(str(docs / "editions" / "1"))
+    record = {"edition": 1, "published": KEPT_DATE,
+              "files": {path: {"sha256": file.sha256, "bytes": file.size} for path, file in files.items()}}
     (docs / "editions" / "1.json").write_text(json.dumps(record), encoding="utf-8")
     [edition] = kept_editions(str(docs), current=2)
     assert changed_since_kept(str(docs), edition) is None
@@ -230,3 +241,15 @@ def test_the_kept_editions_are_listed_where_readers_look_for_them(site: Path) ->
         article = selected(soup(site / page), "article")
         links = {a.get_text(): attribute(a, "href") for a in article.select("a") if a.get_text() == "edition 1"}
         assert lands(site, page, links["edition 1"]) == site / "editions" / "1" / "index.html"
+
+
+def test_a_kept_file_is_published_under_a_second_name_and_never_written_through(kept: Path, tmp_path: Path) -> None:
+    docs = str(kept / "docs")
+    [edition] = kept_editions(docs, current=2)
+    for line in ("<p>first</p>", "<p>second</p>"):  # a second build into the same folder
+        publish(docs, str(tmp_path), edition, functools.partial(lambda shown, path: shown, line))
+    copy, published = kept / "docs" / "editions" / "1", tmp_path / "editions" / "1"
+    assert (published / "assets" / "essay.css").samefile(copy / "assets" / "essay.css")
+    assert not (published / "index.html").samefile(copy / "index.html")
+    assert "<p>second</p>" in (published / "index.html").read_text(encoding="utf-8")
+    assert changed_since_kept(docs, edition) is None

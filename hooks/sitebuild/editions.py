@@ -3,12 +3,14 @@ it (scripts/new_edition.py), in the docs folder's `editions/N/`, and beside it a
 `editions/N.json`, of its number, its date and the hash of each of its files.
 
 A build publishes each copy at `editions/N/`, with a line on each page saying that a
-later edition exists, and checks it against its record as it copies it, reading each
-file once: a kept edition never changes.
+later edition exists, and checks it against its record as it publishes it: a kept
+edition never changes. Its other files are never written: the site gets a second name
+for each (a hard link), where the file system allows it, and a copy where it does not.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
@@ -31,10 +33,16 @@ LEFT_OUT_SUFFIXES = (".map",)
 
 
 @dataclass(frozen=True)
+class KeptFile:
+    sha256: str
+    size: int  # bytes
+
+
+@dataclass(frozen=True)
 class KeptEdition:
     number: int
     published: datetime.date
-    files: Mapping[str, str]  # each file of the copy, by its path in it, and its SHA-256
+    files: Mapping[str, KeptFile]  # each file of the copy, by its path in it
 
     @property
     def folder(self) -> str:
@@ -73,12 +81,12 @@ def _read_record(path: str) -> KeptEdition:
         with open(path, encoding="utf-8") as file:
             record: Any = json.load(file)
         number, published, files = record["edition"], record["published"], record["files"]
-        if not (isinstance(number, int) and number >= 1 and isinstance(files, dict)
-                and all(isinstance(value, str) for value in files.values())):
+        if not (isinstance(number, int) and number >= 1 and isinstance(files, dict)):
             raise ValueError("unexpected values")
         if os.path.basename(path) != f"{number}.json":
             raise ValueError(f"it records edition {number}")
-        return KeptEdition(number, datetime.date.fromisoformat(published), files)
+        kept = {name: KeptFile(str(file["sha256"]), int(file["bytes"])) for name, file in files.items()}
+        return KeptEdition(number, datetime.date.fromisoformat(published), kept)
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as problem:
         raise SettingsError(f"{path}: not the record of a kept edition ({problem})") from None
 
@@ -93,53 +101,79 @@ def files_in(folder: str) -> list[str]:
     return found
 
 
-def file_hashes(folder: str) -> dict[str, str]:
-    """Each file under `folder`, by its path from it, and its SHA-256."""
-    hashes = {}
+def kept_files(folder: str) -> dict[str, KeptFile]:
+    """Each file under `folder`, by its path from it, with its SHA-256 and size."""
+    found = {}
     for path in files_in(folder):
         with open(os.path.join(folder, *path.split("/")), "rb") as file:
-            hashes[path] = hashlib.file_digest(file, "sha256").hexdigest()
-    return hashes
+            found[path] = KeptFile(hashlib.file_digest(file, "sha256").hexdigest(), os.fstat(file.fileno()).st_size)
+    return found
 
 
 def changed_since_kept(docs_dir: str, edition: KeptEdition) -> str | None:
     """What differs between the copy of `edition` and its record, as a problem naming a
     file; None if nothing does."""
     folder = os.path.join(docs_dir, edition.folder)
-    return _difference(edition, file_hashes(folder) if os.path.isdir(folder) else {}, folder)
+    found = kept_files(folder) if os.path.isdir(folder) else {}
+    if problem := _listing_difference(edition, list(found), folder):
+        return problem
+    changed = next((path for path, file in edition.files.items() if found[path] != file), None)
+    return f"{os.path.join(folder, changed)}: changed since edition {edition.number} was kept" if changed else None
 
 
-def _difference(edition: KeptEdition, found: Mapping[str, str], folder: str) -> str | None:
-    for path, digest in edition.files.items():
-        if path not in found:
-            return f"{os.path.join(folder, path)}: missing from kept edition {edition.number}"
-        if found[path] != digest:
-            return f"{os.path.join(folder, path)}: changed since edition {edition.number} was kept"
-    for path in found:
-        if path not in edition.files:
-            return f"{os.path.join(folder, path)}: added to kept edition {edition.number} since it was kept"
+def _listing_difference(edition: KeptEdition, listed: list[str], folder: str) -> str | None:
+    """A file of the record missing from the copy, or one the record does not list."""
+    present = set(listed)
+    if missing := next((path for path in edition.files if path not in present), None):
+        return f"{os.path.join(folder, missing)}: missing from kept edition {edition.number}"
+    if added := next((path for path in listed if path not in edition.files), None):
+        return f"{os.path.join(folder, added)}: added to kept edition {edition.number} since it was kept"
     return None
 
 
 def publish(docs_dir: str, site_dir: str, edition: KeptEdition, later_line: Callable[[str], str]) -> None:
-    """Copies the kept `edition` into the site, each of its pages with the line that
-    `later_line` gives for its path in the copy; SettingsError naming a file of the copy
-    that differs from the record, and nothing of the copy left in the site."""
+    """Publishes the kept `edition` in the site, each of its pages with the line that
+    `later_line` gives for its path in the copy. Its pages, which it reads for that line,
+    must hold the hashes of its record, and every other file its size: SettingsError names
+    one that differs, and nothing of the copy is left in the site. (The tests hold every
+    file of a kept edition to its hash.)"""
     source, target = os.path.join(docs_dir, edition.folder), os.path.join(site_dir, edition.folder)
-    found = {}
-    for path in files_in(source):
-        with open(os.path.join(source, *path.split("/")), "rb") as file:
+    listed = files_in(source)
+    problem = _listing_difference(edition, listed, source)
+    folders: set[str] = set()
+    for path in listed if problem is None else ():
+        origin, destination = os.path.join(source, *path.split("/")), os.path.join(target, *path.split("/"))
+        if (folder := os.path.dirname(destination)) not in folders:
+            os.makedirs(folder, exist_ok=True)
+            folders.add(folder)
+        if not path.endswith(".html"):
+            _link_or_copy(origin, destination)
+            if os.path.getsize(destination) != edition.files[path].size:
+                problem = problem or f"{origin}: changed since edition {edition.number} was kept"
+            continue
+        with open(origin, "rb") as file:
             data = file.read()
-        found[path] = hashlib.sha256(data).hexdigest()
-        if path.endswith(".html"):
-            data = _with_line(data, later_line(path).encode())
-        destination = os.path.join(target, *path.split("/"))
-        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        if hashlib.sha256(data).hexdigest() != edition.files[path].sha256:
+            problem = problem or f"{origin}: changed since edition {edition.number} was kept"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(destination)  # not written through, if a last build linked it
         with open(destination, "wb") as file:
-            file.write(data)
-    if problem := _difference(edition, found, source):
+            file.write(_with_line(data, later_line(path).encode()))
+    if problem:
         shutil.rmtree(target, ignore_errors=True)
         raise SettingsError(f"{problem}: a kept edition stays as it was published")
+
+
+def _link_or_copy(origin: str, destination: str) -> None:
+    """`destination` made a second name of the file `origin`, or else its copy (a site
+    folder on another file system). What a last build left there is removed first, never
+    written through: it may be a name of a kept file."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(destination)
+    try:
+        os.link(origin, destination)
+    except OSError:
+        shutil.copyfile(origin, destination)
 
 
 def _with_line(page: bytes, line: bytes) -> bytes:

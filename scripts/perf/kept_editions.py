@@ -3,21 +3,22 @@ against the same site with none, beside the time it takes to copy those editions
 
     cd scripts && ../.venv/bin/python -m perf.kept_editions [--repeat 5]
 
-Each edition is kept by scripts/new_edition.py, as an author keeps one. Builds take
-turns (see measure.typical); copies are timed in this process, as the build copies.
+Each edition is kept by scripts/new_edition.py, as an author keeps one. The two builds
+(`--clean`, as the benchmark's others) and the copy take turns (see measure.typical), so
+that the machine's load weighs on each alike; the copy, like a clean build, first removes
+what the last one wrote.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ class EditionsCost:
     size: int  # bytes, of every kept copy
     none: float  # seconds: a build with no kept edition
     kept: float  # seconds: a build with them
-    copy: float  # seconds: copying them, alone
+    copy: float  # seconds: copying them alone, over the last copy (`cp -r`)
 
     @property
     def added(self) -> float:
@@ -63,15 +64,10 @@ def keep_editions(folder: Path, count: int) -> None:
             raise measure.MeasureError(f"new_edition.py failed in {folder}:\n{result.stderr[-2000:]}")
 
 
-def copy_seconds(editions: Path, work: Path, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        target = work / "copied-editions"
-        shutil.rmtree(target, ignore_errors=True)
-        start = time.perf_counter()
-        shutil.copytree(editions, target)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def copy(editions: Path, target: Path) -> measure.Run:
+    """Copying the kept editions to `target`, over what the last copy left there, in a fresh process."""
+    return measure.timed(["sh", "-c", 'rm -rf "$2" && cp -r "$1" "$2"', "copy", str(editions), str(target)],
+                         editions, target.parent / "copy.log")
 
 
 def measure_editions(work: Path, repeat: int, count: int = EDITIONS) -> EditionsCost:
@@ -79,11 +75,13 @@ def measure_editions(work: Path, repeat: int, count: int = EDITIONS) -> Editions
     keep_editions(projects["kept"], count)
     # The site without them names the same edition, so that both build the same pages.
     shutil.copy(projects["kept"] / "mkdocs.yml", projects["none"] / "mkdocs.yml")
-    runs = measure.typical_builds(projects, work, repeat)
     editions = projects["kept"] / "docs" / EDITIONS_FOLDER
+    runners = {name: functools.partial(measure.build, folder, work / f"site-{folder.name}")
+               for name, folder in projects.items()}
+    runs = measure.typical({**runners, "copy": functools.partial(copy, editions, work / "copied-editions")}, repeat)
     files = [path for path in editions.rglob("*") if path.is_file()]
     return EditionsCost(count, len(files), sum(path.stat().st_size for path in files), runs["none"].seconds,
-                        runs["kept"].seconds, copy_seconds(editions, work, max(repeat, 5)))
+                        runs["kept"].seconds, runs["copy"].seconds)
 
 
 def summary(cost: EditionsCost) -> str:
