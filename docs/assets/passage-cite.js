@@ -198,6 +198,7 @@
     for (const element of [panel, ...panel.querySelectorAll("*")]) {
       for (const attribute of element.attributes) attribute.value = fill(attribute.value, passage, link);
     }
+    for (const anchor of panel.querySelectorAll("a[data-passage-link]")) anchor.href = link;
     panel.id = "passage-cite-panel";
     const chosen = document.documentElement.dataset.citeStyle;
     for (const select of panel.querySelectorAll("select.cite-style")) if (chosen) select.value = chosen;

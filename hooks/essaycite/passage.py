@@ -66,4 +66,10 @@ def passage_template(references: dict[str, Reference], url: str, number_hole: in
     copy = {"type": "button", "class": "cite-copy", "data-copy": ADDRESS_HOLE, **NOT_SEARCHED}
     etree.SubElement(line, "button", copy).text = "Copy link"
     panel.append(citation_list(passage_references(references, url)))
+    # A link checker reads a template's links as any others: until the script sets each
+    # to the passage's address, it leads to the page the passage is on.
+    for link in panel.iter("a"):
+        if link.get("href") == ADDRESS_HOLE:
+            link.set("href", url.partition("#")[0])
+            link.set("data-passage-link", "")
     return template
