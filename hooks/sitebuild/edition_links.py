@@ -38,6 +38,8 @@ def dated(date: datetime.date) -> str:
 
 
 class EditionLinks:
+    """The kept editions as the pages of this build link to them; `docs_dir` holds them."""
+
     def __init__(self, essay: Essay, pages: SitePages, docs_dir: str):
         self.current, self.published = essay.meta.edition, essay.meta.published
         self.earlier, self._kept_copy = essay.earlier, essay.settings.kept_copy
