@@ -35,10 +35,10 @@ FIRST, LAST = "p-the-assistant-paused-and", "p-much-later-the-user"  # both say 
 WORDS = "quiet pause before the answer"
 STYLE_KEY = "essay-citation-style"  # where cite-style.js keeps the reader's choice
 
-# Selects `words` (the first time they stand in the element with id `id`) as a reader's
-# selection; returns whether it found them.
-SELECT = """([id, words]) => {
-  const walker = document.createTreeWalker(document.getElementById(id), NodeFilter.SHOW_TEXT);
+# Selects `words` (the first time they stand in the element that `selector` finds) as a
+# reader's selection; returns whether it found them.
+SELECT = """([selector, words]) => {
+  const walker = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const at = node.data.indexOf(words);
     if (at < 0) continue;
@@ -179,7 +179,7 @@ def landed(browser: Browser, url: str) -> tuple[bool, bool, int]:
 def test_the_link_lands_on_the_occurrence_selected(browser, passages_host):
     context, page, problems = new_page(browser, DESKTOP, origin=passages_host.url)
     opened(page, passages_host.url + "repeats/")
-    assert page.evaluate(SELECT, [LAST, WORDS])
+    assert page.evaluate(SELECT, [f"#{LAST}", WORDS])
     page.get_by_role("button", name="Cite this passage").click()
     link = link_of(page)
     path, fragment = link.split("#", 1)
@@ -201,7 +201,7 @@ def test_the_first_occurrence_needs_no_words_around_it(browser, passages_host):
     context, page, problems = new_page(browser, DESKTOP, origin=passages_host.url)
     opened(page, passages_host.url + "repeats/")
     page.evaluate("scrollTo(0, document.body.scrollHeight)")
-    assert page.evaluate(SELECT, [FIRST, "quiet pause before"])
+    assert page.evaluate(SELECT, [f"#{FIRST}", "quiet pause before"])
     page.get_by_role("button", name="Cite this passage").click()
     assert link_of(page).endswith(f"#{FIRST}:~:text=quiet%20pause%20before")
     context.close()
@@ -212,7 +212,7 @@ def test_a_long_selection_is_linked_by_its_first_and_last_words(browser, passage
     context, page, problems = new_page(browser, DESKTOP, origin=passages_host.url)
     opened(page, passages_host.url + "repeats/")
     words = "Much later the user wrote again, and a quiet pause before the answer is where the session ended"
-    assert page.evaluate(SELECT, [LAST, words])
+    assert page.evaluate(SELECT, [f"#{LAST}", words])
     page.get_by_role("button", name="Cite this passage").click()
     link = link_of(page)
     assert link.endswith(":~:text=Much%20later%20the%20user%20wrote,is%20where%20the%20session%20ended"), link
@@ -262,7 +262,7 @@ def test_a_tap_cites_on_a_phone_and_nothing_overflows(browser, passages_host):
     context, page, problems = new_page(browser, PHONE, origin=passages_host.url, has_touch=True, is_mobile=True)
     opened(page, passages_host.url + "")
     item = "p-the-second-asked-for"  # a list item: the button ends it
-    assert page.evaluate(SELECT, [item, "takes arguments"])
+    assert page.evaluate(SELECT, [f"#{item}", "takes arguments"])
     button = page.get_by_role("button", name="Cite this passage")
     button.scroll_into_view_if_needed()
     box = button.bounding_box()
@@ -284,22 +284,8 @@ def test_words_of_a_transcript_message_are_cited_as_the_message(browser, passage
     context, page, problems = new_page(browser, DESKTOP, origin=passages_host.url)
     opened(page, passages_host.url + "transcript/")
     words = "three levels of functions"
-    assert page.evaluate(SELECT, ['msg-6', "x"]) is False  # the heading holds no words of the message
-    assert page.evaluate("""words => {
-      const entry = document.querySelector('.msg-item[data-msg="6"] .msg-entry');
-      const walker = document.createTreeWalker(entry, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const at = node.data.indexOf(words);
-        if (at < 0) continue;
-        const range = document.createRange();
-        range.setStart(node, at);
-        range.setEnd(node, at + words.length);
-        getSelection().removeAllRanges();
-        getSelection().addRange(range);
-        return true;
-      }
-      return false;
-    }""", words)
+    assert page.evaluate(SELECT, ["#msg-6", "x"]) is False  # the heading holds no words of the message
+    assert page.evaluate(SELECT, ['.msg-item[data-msg="6"] .msg-entry', words])
     page.get_by_role("button", name="Cite this passage").click()
     _, citation = shown_citation(page)
     message = page.locator('.msg-item[data-msg="6"] .msg-cite-button')
@@ -317,7 +303,7 @@ def test_words_of_a_transcript_message_are_cited_as_the_message(browser, passage
 def test_a_selection_of_two_paragraphs_offers_nothing(browser, passages_host):
     context, page, problems = new_page(browser, DESKTOP, origin=passages_host.url)
     opened(page, passages_host.url + "repeats/")
-    assert page.evaluate(SELECT, ["p-filler-lantern", "lantern alone"])
+    assert page.evaluate(SELECT, ["#p-filler-lantern", "lantern alone"])
     page.wait_for_selector(".passage-cite-button")
     page.evaluate("""() => {
       const range = getSelection().getRangeAt(0);
@@ -338,7 +324,7 @@ def test_the_button_is_seen_against_the_page_and_axe_finds_nothing(browser, pass
     for scheme in ("light", "dark"):
         context, page, problems = new_page(browser, DESKTOP, color_scheme=scheme, origin=passages_host.url)
         opened(page, passages_host.url + "repeats/")
-        assert page.evaluate(SELECT, [LAST, WORDS])
+        assert page.evaluate(SELECT, [f"#{LAST}", WORDS])
         button = page.get_by_role("button", name="Cite this passage")
         contrast = button.evaluate("button => {\n" + COLOURS_JS + """
           const page = over(rgba(getComputedStyle(document.body).backgroundColor), [255, 255, 255]);
